@@ -1,0 +1,68 @@
+"""featsieve: supervised feature selection for tabular data, measured honestly.
+
+The classic selectors and the registry load with the package; the method
+families (GBMO/FLBMO, HSIC Lasso, FASTENER, PCLFS) load on first use, and
+``import featsieve`` never imports matplotlib, LightGBM, dask or ray.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ._base import BaseSelector
+from ._registry import MethodSpec, get_method, make_selector, methods, register
+from ._validation import ConstantFeatureWarning, FewerFeaturesWarning
+from .classic import (
+    EmbeddedSelector,
+    ForwardSelector,
+    UnivariateFilter,
+    abs_correlation_scores,
+    mutual_info_scores,
+    stump_gain_scores,
+)
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it (imported on first access)
+_LAZY = {
+    "compare": "featsieve.evaluation",
+    "ComparisonResult": "featsieve.evaluation",
+    "GBMO": "featsieve.mask",
+    "FLBMO": "featsieve.mask",
+    "HSICLasso": "featsieve.kernel",
+    "NOCCOLasso": "featsieve.kernel",
+    "hsic_scores": "featsieve.kernel",
+    "FASTENER": "featsieve.genetic",
+    "POSS": "featsieve.genetic",
+    "PCLFS": "featsieve.pca",
+    "pca_loading_scores": "featsieve.pca",
+    "pclfs_extended_size": "featsieve.pca",
+}
+
+__all__ = [
+    "BaseSelector",
+    "ConstantFeatureWarning",
+    "EmbeddedSelector",
+    "FewerFeaturesWarning",
+    "ForwardSelector",
+    "MethodSpec",
+    "UnivariateFilter",
+    "abs_correlation_scores",
+    "get_method",
+    "make_selector",
+    "methods",
+    "mutual_info_scores",
+    "register",
+    "stump_gain_scores",
+    *_LAZY,
+]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'featsieve' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(__all__)

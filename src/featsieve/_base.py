@@ -1,0 +1,205 @@
+"""The one base class of every featsieve selector.
+
+A selector writes ``_fit(X, y, **fit_params)`` and sets ``support_`` (and,
+where they mean something, ``scores_``, ``ranking_``, ``history_``) for the
+columns it was given; :class:`BaseSelector` does everything else once:
+parameter checks, the validation of X and y (:mod:`featsieve._validation`),
+task detection and label encoding, the constant-column policy, feature names,
+and the scikit-learn ``transform``/``get_feature_names_out``/``set_output``
+machinery that :class:`~sklearn.feature_selection.SelectorMixin` provides.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import _check_feature_names, check_is_fitted
+
+from ._validation import (
+    ConstantFeatureWarning,
+    FewerFeaturesWarning,
+    _names_str,
+    resolve_n_features,
+    validate_X,
+    validate_Xy,
+)
+
+__all__ = ["BaseSelector"]
+
+
+class BaseSelector(SelectorMixin, BaseEstimator):
+    """Base class for featsieve selectors (scikit-learn compatible).
+
+    Subclasses implement ``_fit(self, X, y, **fit_params)`` where ``X`` is a
+    float64 array holding only the usable (non-constant) columns when
+    ``_drop_constant`` is True, and ``y`` is encoded (class codes
+    0..n_classes-1 or float64). ``_fit`` must set ``support_`` (bool, one entry
+    per column it received) and may set ``scores_`` (higher is more relevant)
+    and ``ranking_`` (1 is best); the base class maps them back to all input
+    columns: constant columns get ``support_=False``, the lowest score and the
+    worst rank.
+
+    Fitted attributes set here
+    --------------------------
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Only when ``X`` was a DataFrame with string column names.
+    task_ : {"classification", "regression"}
+    classes_ : ndarray, shape (n_classes,)
+        Original class labels (classification only).
+    constant_features_ : ndarray of bool, shape (n_features_in_,)
+        Columns found constant; they are never selected.
+    n_features_selected_ : int
+    """
+
+    # class-level knobs a subclass may override
+    _min_samples: int = 2
+    _min_per_class: int = 1
+    _drop_constant: bool = True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, **fit_params):
+        """Fit the selector.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (any type) or numbers.
+        **fit_params : dict
+            Passed to the method (e.g. ``X_val``, ``y_val``).
+
+        Returns
+        -------
+        self : object
+
+        Raises
+        ------
+        ValueError
+            Bad input (see README, "Bad input"); the message names the column.
+        """
+        self._validate_params()
+        tags = self.__sklearn_tags__()
+        _check_feature_names(self, X, reset=True)
+        data = validate_Xy(
+            X,
+            y,
+            task=getattr(self, "task", "auto"),
+            allow_nan=tags.input_tags.allow_nan,
+            min_samples=self._min_samples,
+            min_per_class=self._min_per_class,
+            accept_sparse=tags.input_tags.sparse,
+        )
+        self.n_features_in_ = data.X.shape[1]
+        self.task_ = data.task
+        if data.task == "classification":
+            self.classes_ = data.classes
+        elif hasattr(self, "classes_"):
+            del self.classes_
+        self.constant_features_ = data.constant
+        self._all_feature_names = [str(n) for n in data.feature_names]
+        if data.constant.all():
+            raise ValueError(
+                f"All {data.X.shape[1]} feature columns are constant; there is nothing to select."
+            )
+        if data.constant.any():
+            warnings.warn(
+                "Constant feature columns carry no information and will never be selected: "
+                f"{_names_str(np.asarray(self._all_feature_names)[data.constant])}.",
+                ConstantFeatureWarning,
+                stacklevel=2,
+            )
+        usable = ~data.constant if self._drop_constant else np.ones(data.X.shape[1], bool)
+        self._usable = usable
+        X_fit = data.X[:, usable] if not usable.all() else data.X
+        self._fit(X_fit, data.y, **fit_params)
+        self._expand_fitted(usable)
+        self.support_ = np.asarray(self.support_, dtype=bool) & ~data.constant
+        self.n_features_selected_ = int(self.support_.sum())
+        if self.n_features_selected_ == 0:
+            warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
+        return self
+
+    def _fit(self, X, y, **fit_params):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- helpers
+    @property
+    def _fit_feature_names(self) -> list[str]:
+        """Names of the columns ``_fit`` receives (for histories and reports)."""
+        names = np.asarray(self._all_feature_names, dtype=object)
+        return list(names[self._usable])
+
+    def _n_to_select(self, n_features: int, default=None, name: str = "n_features_to_select"):
+        """Resolve ``n_features_to_select`` with the library's one policy."""
+        return resolve_n_features(
+            getattr(self, name, None), n_features, name=name, default=default
+        )
+
+    def _warn_fewer(self, found: int, requested: int) -> None:
+        """Say so when fewer useful features were found than were requested."""
+        if found < requested:
+            warnings.warn(
+                f"{type(self).__name__} found only {found} useful features; "
+                f"{requested} were requested.",
+                FewerFeaturesWarning,
+                stacklevel=3,
+            )
+
+    def _validate_val(self, X_val, y_val):
+        """Validate explicit validation data against what ``fit`` saw.
+
+        Returns the usable columns of ``X_val`` and ``y_val`` encoded with the
+        training classes.
+        """
+        from ._validation import encode_target
+
+        tags = self.__sklearn_tags__()
+        Xv = validate_X(X_val, allow_nan=tags.input_tags.allow_nan)
+        if Xv.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X_val has {Xv.shape[1]} columns; X has {self.n_features_in_}."
+            )
+        if self.task_ == "classification":
+            y_arr = np.asarray(y_val)
+            unknown = np.setdiff1d(np.unique(y_arr), self.classes_)
+            if unknown.size:
+                raise ValueError(f"y_val has classes not seen in y: {unknown.tolist()}.")
+            yv = np.searchsorted(self.classes_, y_arr)
+        else:
+            yv, _ = encode_target(y_val, "regression", target_name="y_val")
+        if len(yv) != Xv.shape[0]:
+            raise ValueError("X_val and y_val have different numbers of rows.")
+        return Xv[:, self._usable], yv
+
+    def _expand_fitted(self, usable: np.ndarray) -> None:
+        """Map per-column fitted attributes from the usable columns to all."""
+        if usable.all():
+            return
+        support = np.zeros(usable.shape[0], dtype=bool)
+        support[usable] = self.support_
+        self.support_ = support
+        if getattr(self, "scores_", None) is not None:
+            scores = np.asarray(self.scores_, dtype=np.float64)
+            low = np.nanmin(scores) if scores.size else 0.0
+            full = np.full(usable.shape[0], min(low, 0.0))
+            full[usable] = scores
+            self.scores_ = full
+        if getattr(self, "ranking_", None) is not None:
+            ranking = np.asarray(self.ranking_)
+            worst = ranking.max() + 1 if ranking.size else 1
+            full = np.full(usable.shape[0], worst, dtype=np.int64)
+            full[usable] = ranking
+            self.ranking_ = full
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_

@@ -1,0 +1,353 @@
+"""One validation path for every selector and front end.
+
+Every check here raises an error that says what was expected, what was found
+and how to fix it, naming the offending columns (STYLE.md habit 9). Nothing in
+this module modifies the caller's data: arrays are copied before any change.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.preprocessing import LabelEncoder
+from sklearn.utils import check_array
+from sklearn.utils.multiclass import type_of_target
+
+__all__ = [
+    "ConstantFeatureWarning",
+    "FewerFeaturesWarning",
+    "ValidatedData",
+    "constant_columns",
+    "detect_task",
+    "encode_target",
+    "validate_X",
+    "resolve_n_features",
+]
+
+TASKS = ("classification", "regression")
+_MAX_LISTED = 10
+
+
+class ConstantFeatureWarning(UserWarning):
+    """Some feature columns are constant; they will never be selected."""
+
+
+class FewerFeaturesWarning(UserWarning):
+    """A selector found fewer useful features than were requested."""
+
+
+def _names_str(names) -> str:
+    names = [str(n) for n in names]
+    head = ", ".join(repr(n) for n in names[:_MAX_LISTED])
+    if len(names) > _MAX_LISTED:
+        head += f" and {len(names) - _MAX_LISTED} more"
+    return head
+
+
+def _column_names(X, n_features: int) -> list:
+    if hasattr(X, "columns"):
+        return list(X.columns)
+    return [f"x{i}" for i in range(n_features)]
+
+
+def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: bool = False):
+    """Check a feature table and return it as a float array.
+
+    Parameters
+    ----------
+    X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+        Feature table. DataFrame columns must be numeric or boolean.
+    allow_nan : bool, default=False
+        Whether missing values are passed through instead of rejected.
+    dtype : numpy dtype, default=np.float64
+        Output dtype.
+    accept_sparse : bool, default=False
+        Whether a scipy sparse matrix is accepted unchanged.
+
+    Returns
+    -------
+    X_checked : ndarray of shape (n_samples, n_features)
+        A new array whenever a conversion was needed; the input is never
+        modified in place.
+
+    Raises
+    ------
+    ValueError
+        Non-numeric (object, string, categorical) columns, NaN or infinite
+        values (unless ``allow_nan``), or an empty table. The message names
+        the columns.
+    """
+    if isinstance(X, pd.DataFrame):
+        bad = [
+            c
+            for c in X.columns
+            if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
+        ]
+        if bad:
+            kinds = sorted({str(X[c].dtype) for c in bad})
+            raise ValueError(
+                f"Feature columns must be numeric; non-numeric columns found: {_names_str(bad)} "
+                f"(dtype {', '.join(kinds)}). Encode them (e.g. sklearn OneHotEncoder or "
+                "OrdinalEncoder) or drop them before selection."
+            )
+        values = X.to_numpy(dtype=dtype, na_value=np.nan, copy=True)
+        names = list(X.columns)
+    else:
+        values = X
+        names = None
+    if not allow_nan and not _is_sparse(values):
+        arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
+        if arr.dtype.kind in "fc" and arr.ndim == 2 and not np.isfinite(arr).all():
+            bad_cols = np.flatnonzero(~np.isfinite(arr).all(axis=0))
+            cols = [names[i] for i in bad_cols] if names else [f"x{i}" for i in bad_cols]
+            raise ValueError(
+                f"Input X contains NaN or infinity in columns {_names_str(cols)}. "
+                "Impute or drop them first (e.g. sklearn SimpleImputer), or use a method "
+                "that accepts missing values."
+            )
+    return check_array(
+        values,
+        accept_sparse=["csr", "csc"] if accept_sparse else False,
+        dtype=dtype,
+        ensure_all_finite="allow-nan" if allow_nan else True,
+        ensure_min_samples=1,
+        ensure_min_features=1,
+        copy=False,
+    )
+
+
+def _is_sparse(X) -> bool:
+    return hasattr(X, "tocsr") and hasattr(X, "nnz")
+
+
+def constant_columns(X: np.ndarray) -> np.ndarray:
+    """Boolean mask of columns that carry no information.
+
+    A column is constant when all its finite values lie within 16 machine
+    epsilons (relative) of each other, so a column whose values differ only in
+    the last bit counts as constant; an all-NaN column is constant too.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (n_features,)
+    """
+    if _is_sparse(X):
+        X = X.toarray()
+    X = np.asarray(X, dtype=np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo = np.nanmin(np.where(np.isfinite(X), X, np.nan), axis=0)
+        hi = np.nanmax(np.where(np.isfinite(X), X, np.nan), axis=0)
+    scale = np.maximum(np.abs(lo), np.abs(hi))
+    spread = hi - lo
+    const = spread <= 16 * np.finfo(np.float64).eps * scale
+    return np.where(np.isnan(spread), True, const)
+
+
+def detect_task(y, task: str = "auto") -> str:
+    """Return ``"classification"`` or ``"regression"`` for a target.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    task : {"auto", "classification", "regression"}, default="auto"
+        ``"auto"`` uses scikit-learn's ``type_of_target``: string, boolean,
+        categorical and integer-valued targets with few distinct values are
+        classes; continuous floats are regression.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``task``, or a multi-output target.
+    """
+    if task in TASKS:
+        return task
+    if task != "auto":
+        raise ValueError(f"task must be 'auto', 'classification' or 'regression'; got {task!r}.")
+    y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if y_arr.dtype.kind in "OUSb" or isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+        return "classification"
+    kind = type_of_target(y_arr)
+    if kind in ("binary", "multiclass"):
+        n_unique = len(np.unique(y_arr))
+        # many distinct integers relative to the sample count look like a count/regression target
+        if y_arr.dtype.kind == "f" and n_unique > max(20, 0.1 * len(y_arr)):
+            return "regression"
+        return "classification"
+    if kind in ("continuous",):
+        return "regression"
+    raise ValueError(
+        f"The target must be one column of class labels or numbers; got a target of type {kind!r}."
+    )
+
+
+def encode_target(y, task: str, *, target_name: str = "y"):
+    """Encode a target for the given task.
+
+    Returns
+    -------
+    y_encoded : ndarray of shape (n_samples,)
+        Integer codes 0..n_classes-1 for classification, float64 values for
+        regression.
+    classes : ndarray or None
+        The original class labels (sorted) for classification, else None.
+
+    Raises
+    ------
+    ValueError
+        Missing values in the target, a single class, or a non-numeric
+        regression target.
+    """
+    y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = y_arr.ravel()
+    if y_arr.ndim != 1:
+        raise ValueError(f"The target {target_name!r} must be one column; got shape {y_arr.shape}.")
+    missing = pd.isna(y_arr)
+    if missing.any():
+        raise ValueError(
+            f"The target {target_name!r} has {int(missing.sum())} missing values; "
+            "drop those rows first."
+        )
+    if task == "classification":
+        enc = LabelEncoder()
+        codes = enc.fit_transform(y_arr.astype(str) if y_arr.dtype.kind == "O" else y_arr)
+        if len(enc.classes_) < 2:
+            raise ValueError(
+                f"The target {target_name!r} has only one class ({enc.classes_[0]!r}); "
+                "classification needs at least 2 classes."
+            )
+        return codes.astype(np.int64), enc.classes_
+    try:
+        y_float = y_arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"The target {target_name!r} is not numeric, so it cannot be a regression target; "
+            "pass task='classification' for labels."
+        ) from exc
+    if not np.isfinite(y_float).all():
+        raise ValueError(f"The target {target_name!r} contains infinite values.")
+    return y_float, None
+
+
+def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_select", default=None):
+    """Apply featsieve's one policy for a requested number of features.
+
+    The policy (README, "Bad input"): ``None`` takes ``default`` (half the
+    features when ``default`` is None); an int in ``[1, n_features]`` is used
+    as is; a float in ``(0, 1]`` is a fraction of the features (rounded, at
+    least 1); an int larger than ``n_features`` is clipped with a warning;
+    zero, negative numbers, fractions above 1 and non-numbers raise.
+
+    Returns
+    -------
+    k : int
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter and the feature count.
+    """
+    if value is None:
+        value = default if default is not None else max(1, n_features // 2)
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be an int or a float in (0, 1]; got {value!r}.")
+    if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+        if not 0 < value <= 1:
+            raise ValueError(
+                f"{name}={value} is a fraction outside (0, 1]; give an int between 1 and "
+                f"{n_features} or a fraction of the {n_features} features."
+            )
+        return max(1, int(round(value * n_features)))
+    if isinstance(value, (float, np.floating)) and 0 < value <= 1:
+        return max(1, int(round(value * n_features)))
+    value = int(value)
+    if value < 1:
+        raise ValueError(
+            f"{name}={value} must be at least 1 (the data has {n_features} usable features)."
+        )
+    if value > n_features:
+        warnings.warn(
+            f"{name}={value} is larger than the {n_features} usable features; "
+            f"selecting all {n_features}.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return n_features
+    return value
+
+
+@dataclass
+class ValidatedData:
+    """Result of :func:`validate_Xy`: arrays plus what was learned about them."""
+
+    X: np.ndarray
+    y: np.ndarray
+    task: str
+    classes: np.ndarray | None
+    feature_names: list
+    constant: np.ndarray
+
+
+def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=2, min_per_class=1,
+                target_name="y", accept_sparse=False) -> ValidatedData:
+    """Validate features and target together.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    task : {"auto", "classification", "regression"}, default="auto"
+    allow_nan : bool, default=False
+    min_samples : int, default=2
+        Fewest rows the caller's procedure can work with.
+    min_per_class : int, default=1
+        Fewest rows of each class (classification only).
+    target_name : str, default="y"
+        Name used in messages.
+    accept_sparse : bool, default=False
+
+    Raises
+    ------
+    ValueError
+        Mismatched lengths, too few rows or rows per class (saying how many
+        are needed), and everything :func:`validate_X`,
+        :func:`detect_task` and :func:`encode_target` raise.
+    """
+    names = _column_names(X, np.shape(X)[1] if np.ndim(X) == 2 else 0)
+    Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse)
+    y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if y_in.ndim == 2 and y_in.shape[1] == 1:
+        y_in = y_in.ravel()
+    if y_in.shape[0] != Xv.shape[0]:
+        raise ValueError(
+            f"X has {Xv.shape[0]} rows but the target {target_name!r} has {y_in.shape[0]}; "
+            "they must have the same length."
+        )
+    n = Xv.shape[0]
+    if n < min_samples:
+        raise ValueError(
+            f"Too few rows: this method needs at least {min_samples} samples; got {n} "
+            f"sample{'s' if n != 1 else ''}."
+        )
+    resolved = detect_task(y_in, task)
+    y_enc, classes = encode_target(y_in, resolved, target_name=target_name)
+    if resolved == "classification" and min_per_class > 1:
+        counts = np.bincount(y_enc)
+        small = [str(classes[i]) for i in np.flatnonzero(counts < min_per_class)]
+        if small:
+            raise ValueError(
+                f"Too few rows in class {_names_str(small)} of {target_name!r}: this method needs "
+                f"at least {min_per_class} rows per class; got {counts.min()}."
+            )
+    return ValidatedData(
+        X=Xv, y=y_enc, task=resolved, classes=classes, feature_names=names,
+        constant=constant_columns(Xv),
+    )

@@ -1,0 +1,39 @@
+"""Bundled real datasets and synthetic problems with a known support."""
+
+from ._loaders import (
+    BUNDLED,
+    data_home,
+    load_dataset,
+    load_german_numeric,
+    load_ionosphere,
+    load_musk1,
+    load_residential_building,
+    load_scikit_feature,
+    load_sonar,
+    load_spectf,
+    load_subscribers,
+)
+from ._synthetic import (
+    make_gbmo_synthetic,
+    make_hsic_additive,
+    make_hsic_nonadditive,
+    make_pclfs_classification,
+)
+
+__all__ = [
+    "BUNDLED",
+    "data_home",
+    "load_dataset",
+    "load_german_numeric",
+    "load_ionosphere",
+    "load_musk1",
+    "load_residential_building",
+    "load_scikit_feature",
+    "load_sonar",
+    "load_spectf",
+    "load_subscribers",
+    "make_gbmo_synthetic",
+    "make_hsic_additive",
+    "make_hsic_nonadditive",
+    "make_pclfs_classification",
+]

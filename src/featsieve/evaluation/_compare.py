@@ -1,0 +1,272 @@
+"""``compare``: several selectors on one table under the honest protocol."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.dummy import DummyClassifier, DummyRegressor
+
+from .._registry import get_method, make_selector
+from .._registry import methods as registered_methods
+from .._validation import validate_Xy
+from ..models import greater_is_better, make_model, metric_name, score
+from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
+
+__all__ = ["ComparisonResult", "compare", "evaluate_support"]
+
+
+@dataclass
+class ComparisonResult:
+    """What ``compare`` measured (data first; drawn and written by the front ends).
+
+    Attributes
+    ----------
+    dataset : str
+    task : {"classification", "regression"}
+    metric : {"accuracy", "mse"}
+        Accuracy is higher-is-better, MSE lower-is-better.
+    n_samples, n_features : int
+    split : dict
+        Rows in each part of the protocol.
+    random_state : int or None
+    rows : list of dict
+        One per method: ``method``, ``n_selected``, ``selected`` (names),
+        ``selection_score`` (the number the selection itself optimized or was
+        tuned on, in the comparison metric; None for ``all``), ``test_score``
+        (model refit on the selected columns, scored once on the test split),
+        ``gap`` (optimism: how much better the selection's own number looks
+        than the test number; positive = inflated), ``seconds`` (selection and
+        tuning wall time), ``model_fits`` (fits spent by selection and tuning),
+        ``tuned`` (the chosen candidate, e.g. ``k=10``).
+    selectors : dict
+        The fitted selectors by method name (not serialized).
+    """
+
+    dataset: str
+    task: str
+    metric: str
+    n_samples: int
+    n_features: int
+    split: dict
+    random_state: int | None
+    rows: list = field(default_factory=list)
+    selectors: dict = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (the schema of ``featsieve compare --json``)."""
+        return {
+            "dataset": self.dataset,
+            "task": self.task,
+            "metric": self.metric,
+            "greater_is_better": greater_is_better(self.task),
+            "n_samples": self.n_samples,
+            "n_features": self.n_features,
+            "split": self.split,
+            "random_state": self.random_state,
+            "results": [dict(r) for r in self.rows],
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per method (without the list of selected names)."""
+        cols = ["method", "n_selected", "selection_score", "test_score", "gap", "seconds",
+                "model_fits", "tuned"]
+        return pd.DataFrame([{c: r.get(c) for c in cols} for r in self.rows], columns=cols)
+
+    def best(self) -> dict:
+        """The row with the best test score (ties: fewer columns)."""
+        sign = -1 if greater_is_better(self.task) else 1
+        return min(self.rows, key=lambda r: (sign * r["test_score"], r["n_selected"]))
+
+    def verdict(self) -> str:
+        """One plain-language line: the best method against all features."""
+        best = self.best()
+        base = next((r for r in self.rows if r["method"] == "all"), None)
+        text = (f"best {self.metric} on the untouched test split: {best['method']} with "
+                f"{best['n_selected']} of {self.n_features} columns ({best['test_score']:.4g})")
+        if base is not None and best["method"] != "all":
+            text += f" vs all columns {base['test_score']:.4g}"
+        inflated = [r for r in self.rows if r.get("gap") is not None and r["gap"] > 0]
+        if inflated:
+            worst = max(inflated, key=lambda r: r["gap"])
+            text += (f"; the most optimistic selection number was {worst['method']}'s, "
+                     f"{worst['gap']:.3g} better than what it delivers on unseen rows")
+        return text + "."
+
+
+def _final_model(model, task, n_selected):
+    if n_selected == 0:
+        return DummyClassifier() if task == "classification" else DummyRegressor()
+    return clone(model)
+
+
+def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support) -> float:
+    """Fit a fresh copy of ``model`` on the selected columns and score it.
+
+    With no selected column the score is that of the majority class / mean.
+    """
+    support = np.asarray(support, bool)
+    est = _final_model(model, task, int(support.sum()))
+    cols = support if support.any() else np.ones_like(support)
+    est.fit(X_fit[:, cols], y_fit)
+    return score(task, y_eval, est.predict(X_eval[:, cols]))
+
+
+def _frame(X, names, rows):
+    return pd.DataFrame(X[rows], columns=names)
+
+
+def _own_score(selector, task):
+    own = getattr(selector, "selection_score_", None)
+    if own is None:
+        return None
+    own = float(own)
+    # selectors report higher-is-better scores; MSE comes as its negative
+    return own if task == "classification" else abs(own)
+
+
+def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs):
+    spec = get_method(name)
+    start = time.perf_counter()
+    d = X.shape[1]
+    if name == "all":
+        support = np.ones(d, bool)
+        row = {"selection_score": None, "model_fits": 0, "tuned": ""}
+        selector = None
+    else:
+        selector = make_selector(name, task=task, estimator=model,
+                                 random_state=random_state, n_jobs=n_jobs)
+        if spec.path_params:
+            selector.set_params(**spec.path_params)
+        if spec.uses_selection_val:
+            selector.fit(_frame(X, names, split.train), y[split.train],
+                         X_val=_frame(X, names, split.selection_val),
+                         y_val=y[split.selection_val])
+        else:
+            selector.fit(_frame(X, names, split.fit), y[split.fit])
+        usable = int((~selector.constant_features_).sum()) if hasattr(
+            selector, "constant_features_") else d
+        cands = spec.candidates(selector, usable)
+        scored = []
+        Xf, yf = X[split.fit], y[split.fit]
+        Xm, ym = X[split.model_val], y[split.model_val]
+        for label, mask in cands.items():
+            mask = np.asarray(mask, bool)
+            if not mask.any():
+                continue
+            scored.append((label, mask, evaluate_support(model, task, Xf, yf, Xm, ym, mask)))
+        if not scored:
+            label, support, model_val_score = "", np.zeros(d, bool), float("nan")
+        else:
+            sign = 1 if greater_is_better(task) else -1
+            label, support, model_val_score = max(
+                scored, key=lambda t: (sign * t[2], -int(t[1].sum())))
+        own = _own_score(selector, task)
+        fits = spec.fits(selector) if spec.fits is not None else int(
+            getattr(selector, "n_model_fits_", 0))
+        row = {
+            "selection_score": own if own is not None else model_val_score,
+            "model_fits": int(fits) + (len(scored) if len(scored) > 1 else 0),
+            "tuned": label,
+        }
+    seconds = time.perf_counter() - start
+    test = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
+                            y[split.test], support)
+    sel = row["selection_score"]
+    if sel is None or not np.isfinite(sel):
+        gap = None
+    else:
+        gap = sel - test if greater_is_better(task) else test - sel
+    row.update({
+        "method": name,
+        "n_selected": int(support.sum()),
+        "selected": [str(names[i]) for i in np.flatnonzero(support)],
+        "test_score": float(test),
+        "gap": None if gap is None else float(gap),
+        "seconds": round(seconds, 3),
+    })
+    order = ["method", "n_selected", "selected", "selection_score", "test_score", "gap",
+             "seconds", "model_fits", "tuned"]
+    return {k: row[k] for k in order}, selector
+
+
+def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
+            random_state=0, n_jobs=None, fractions=DEFAULT_FRACTIONS, progress=False,
+            dataset="data") -> ComparisonResult:
+    """Run several selectors on one table under the honest protocol.
+
+    The rows are split once (seeded, stratified for classes) into train /
+    selection-val / model-val / test (default 45/30/10/15, seed 000 §4.2).
+    Methods that read their own validation score (forward wrapper, GBMO,
+    FASTENER) fit on train and score on selection-val; the others fit on
+    train ∪ selection-val. A method's candidates (e.g. k in {M/6, M/5, M/4,
+    M/2}) are compared on model-val; the chosen columns are then used to refit
+    the model on train ∪ selection-val, and the test split is scored once.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    methods : list of str or None, default=None
+        Registered names; None runs every registered method that suits the
+        task and is in the default set.
+    estimator : str or estimator, default="lightgbm"
+        A name for :func:`featsieve.models.make_model` or an estimator.
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int or None, default=0
+    n_jobs : int or None, default=None
+    fractions : tuple of 4 floats, default=(0.45, 0.30, 0.10, 0.15)
+    progress : bool, default=False
+        Show a progress bar over methods.
+    dataset : str, default="data"
+        Name recorded in the result.
+
+    Returns
+    -------
+    result : ComparisonResult
+
+    Raises
+    ------
+    KeyError
+        Unknown method name.
+    ValueError
+        Bad input (see README, "Bad input"), or a method that does not suit
+        the task.
+    """
+    names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
+    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4)
+    task = data.task
+    if methods is None:
+        methods = [m for m in registered_methods(task) if get_method(m).in_default]
+    else:
+        methods = list(methods)
+        for m in methods:
+            spec = get_method(m)
+            if task not in spec.tasks:
+                raise ValueError(f"Method {m!r} does not support {task}.")
+    if "all" not in methods:
+        methods.insert(0, "all")
+    model = make_model(estimator, task, random_state=random_state) if isinstance(
+        estimator, str) else estimator
+    split = honest_split(data.y, task, fractions=fractions, random_state=random_state)
+    result = ComparisonResult(
+        dataset=dataset, task=task, metric=metric_name(task), n_samples=data.X.shape[0],
+        n_features=data.X.shape[1], split=split.sizes(), random_state=random_state,
+    )
+    it = methods
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(methods, desc="methods", unit="method", leave=False)
+    for name in it:
+        if progress:
+            it.set_postfix_str(name)
+        row, selector = _run_method(name, data.X, data.y, names, task, split, model,
+                                    random_state, n_jobs)
+        result.rows.append(row)
+        if selector is not None:
+            result.selectors[name] = selector
+    return result

@@ -1,0 +1,116 @@
+"""Reading user tables and bundled datasets; writing results atomically."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from .datasets import BUNDLED, load_dataset
+
+__all__ = ["read_table", "load_data", "write_table_atomic"]
+
+
+def read_table(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a CSV (optionally gzip) or Parquet file into a DataFrame.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValueError
+        A directory, an unknown extension, an empty or unreadable file, or
+        duplicate column names; the message says which.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"No such file: {p}")
+    if p.is_dir():
+        raise ValueError(f"{p} is a directory; give a CSV or Parquet file.")
+    suffixes = "".join(p.suffixes).lower()
+    try:
+        if suffixes.endswith((".parquet", ".pq")):
+            df = pd.read_parquet(p)
+        else:
+            df = pd.read_csv(p)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{p} is empty: no header and no rows.") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{p} is not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+    except (pd.errors.ParserError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"Cannot read {p}: {first}") from None
+    if df.shape[1] == 0:
+        raise ValueError(f"{p} has no columns.")
+    return df
+
+
+def load_data(source: str | None, target: str | None):
+    """Resolve the CLI's DATA argument into ``(X, y, name)``.
+
+    Parameters
+    ----------
+    source : str or None
+        A bundled dataset name, a CSV/Parquet path, or None for bundled Sonar.
+    target : str or None
+        Target column; optional for bundled datasets.
+
+    Raises
+    ------
+    ValueError
+        The target is missing from a file (the message names it and lists the
+        columns), or no target was given for a file.
+    """
+    if source is None:
+        source = "sonar"
+    if source in BUNDLED and not Path(source).exists():
+        X, y = load_dataset(source, target=target)
+        return X, y, source
+    df = read_table(source)
+    if target is None:
+        raise ValueError(f"--target is required for {source}: name the target column.")
+    if target not in df.columns:
+        cols = ", ".join(map(str, list(df.columns)[:12]))
+        more = "" if df.shape[1] <= 12 else f", ... ({df.shape[1]} columns)"
+        raise ValueError(f"Target column {target!r} not found in {source}; columns: {cols}{more}.")
+    if list(df.columns).count(target) > 1:
+        raise ValueError(f"Target column {target!r} appears more than once in {source}.")
+    if len(df) == 0:
+        raise ValueError(f"{source} has a header but no rows.")
+    return df.drop(columns=[target]), df[target], Path(source).name
+
+
+def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=()) -> Path:
+    """Write ``df`` as CSV (or Parquet by extension) through a temporary file and a rename.
+
+    Parameters
+    ----------
+    df : DataFrame
+    path : path
+    protect : iterable of paths
+        Files that must not be overwritten (e.g. the input table).
+
+    Raises
+    ------
+    ValueError
+        ``path`` is one of ``protect``.
+    """
+    out = Path(path)
+    for q in protect:
+        if q is not None and Path(q).exists() and out.exists() and out.resolve() == Path(q).resolve():
+            raise ValueError(f"Refusing to overwrite the input file {q}; choose another -o path.")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        if out.suffix.lower() in (".parquet", ".pq"):
+            df.to_parquet(tmp, index=False)
+        else:
+            df.to_csv(tmp, index=False)
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return out

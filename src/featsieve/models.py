@@ -1,0 +1,86 @@
+"""Models the front ends offer by name, and the comparison metrics.
+
+LightGBM is imported only when a LightGBM model is built, so
+``import featsieve`` stays light (STYLE.md habit 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics import accuracy_score, mean_squared_error
+
+__all__ = ["MODEL_NAMES", "make_model", "metric_name", "score", "greater_is_better"]
+
+MODEL_NAMES = ("lightgbm", "mlp", "tree", "logistic", "linear")
+
+
+def make_model(name: str, task: str, *, random_state=None):
+    """Build a model by name for a task.
+
+    Parameters
+    ----------
+    name : {"lightgbm", "mlp", "tree", "logistic", "linear"}
+        ``logistic`` and ``linear`` are the same choice: logistic regression
+        for classes, ridge-free least squares for regression.
+    task : {"classification", "regression"}
+    random_state : int or None, default=None
+
+    Returns
+    -------
+    estimator : unfitted scikit-learn compatible estimator
+        LightGBM runs single-threaded (``n_jobs=1``) so that featsieve's own
+        joblib parallelism does not oversubscribe the cores.
+
+    Raises
+    ------
+    ValueError
+        Unknown name or task.
+    """
+    clf = task == "classification"
+    if task not in ("classification", "regression"):
+        raise ValueError(f"Unknown task {task!r}.")
+    if name == "lightgbm":
+        import lightgbm as lgb
+
+        cls = lgb.LGBMClassifier if clf else lgb.LGBMRegressor
+        return cls(n_estimators=100, random_state=random_state, n_jobs=1, verbose=-1)
+    if name == "mlp":
+        from sklearn.neural_network import MLPClassifier, MLPRegressor
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        cls = MLPClassifier if clf else MLPRegressor
+        return make_pipeline(
+            StandardScaler(),
+            cls(hidden_layer_sizes=(64,), max_iter=500, early_stopping=False,
+                random_state=random_state),
+        )
+    if name == "tree":
+        from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+        cls = DecisionTreeClassifier if clf else DecisionTreeRegressor
+        return cls(max_depth=6, random_state=random_state)
+    if name in ("logistic", "linear"):
+        from sklearn.linear_model import LinearRegression, LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        est = LogisticRegression(max_iter=2000) if clf else LinearRegression()
+        return make_pipeline(StandardScaler(), est)
+    raise ValueError(f"Unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}.")
+
+
+def metric_name(task: str) -> str:
+    """The comparison metric: accuracy for classes, mean squared error for regression."""
+    return "accuracy" if task == "classification" else "mse"
+
+
+def greater_is_better(task: str) -> bool:
+    return task == "classification"
+
+
+def score(task: str, y_true, y_pred) -> float:
+    """The comparison metric of :func:`metric_name` (accuracy, or MSE: lower is better)."""
+    if task == "classification":
+        return float(accuracy_score(y_true, y_pred))
+    return float(mean_squared_error(np.asarray(y_true, float), np.asarray(y_pred, float)))

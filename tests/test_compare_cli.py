@@ -1,0 +1,105 @@
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import featsieve
+from featsieve.cli import main
+from featsieve.protocol import honest_split
+
+
+def test_honest_split_parts_disjoint_and_stratified():
+    y = np.array([0] * 120 + [1] * 80)
+    s = honest_split(y, "classification", random_state=0)
+    parts = [s.train, s.selection_val, s.model_val, s.test]
+    allidx = np.concatenate(parts)
+    assert len(np.unique(allidx)) == len(y) == len(allidx)
+    assert [len(p) for p in parts] == [90, 60, 20, 30]
+    for p in parts:
+        assert abs(y[p].mean() - 0.4) < 0.06
+    s2 = honest_split(y, "classification", random_state=0)
+    np.testing.assert_array_equal(s.test, s2.test)
+
+
+def test_compare_rows_and_schema(sonar):
+    X, y = sonar
+    r = featsieve.compare(X, y, methods=["cc", "forward", "embedded"], estimator="tree",
+                          dataset="sonar")
+    d = r.to_dict()
+    assert d["task"] == "classification" and d["metric"] == "accuracy"
+    assert [x["method"] for x in d["results"]] == ["all", "cc", "forward", "embedded"]
+    for row in d["results"]:
+        assert len(row["selected"]) == row["n_selected"]
+        assert 0 <= row["test_score"] <= 1
+    fwd = d["results"][2]
+    assert fwd["selection_score"] == pytest.approx(r.selectors["forward"].selection_score_)
+    assert fwd["gap"] == pytest.approx(fwd["selection_score"] - fwd["test_score"])
+    assert fwd["model_fits"] == r.selectors["forward"].n_model_fits_
+    again = featsieve.compare(X, y, methods=["cc", "forward", "embedded"], estimator="tree")
+    assert [x["selected"] for x in again.to_dict()["results"]] == \
+        [x["selected"] for x in d["results"]]
+
+
+def test_compare_regression_metric():
+    from featsieve.datasets import load_residential_building
+
+    X, y = load_residential_building(return_X_y=True)
+    r = featsieve.compare(X, y, methods=["cc"], estimator="linear")
+    assert r.task == "regression" and r.metric == "mse"
+    assert all(np.isfinite(x["test_score"]) for x in r.rows)
+
+
+def _user_csv(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 6))
+    df = pd.DataFrame(X, columns=[f"col {i}" for i in range(6)])
+    df.insert(2, "label", np.where(X[:, 0] + X[:, 4] > 0, "yes", "no"))
+    path = tmp_path / "user.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_cli_select_writes_reduced_table(tmp_path, capsys):
+    path = _user_csv(tmp_path)
+    before = path.read_bytes()
+    out = tmp_path / "reduced.csv"
+    rc = main(["select", str(path), "--target", "label", "--method", "cc", "-k", "2",
+               "-o", str(out), "--quiet"])
+    assert rc == 0
+    d = pd.read_csv(out)
+    assert list(d.columns) == ["col 0", "col 4", "label"]
+    assert path.read_bytes() == before
+
+
+def test_cli_refuses_to_overwrite_input(tmp_path, capsys):
+    path = _user_csv(tmp_path)
+    before = path.read_bytes()
+    rc = main(["select", str(path), "--target", "label", "--method", "cc", "-o", str(path), "-q"])
+    assert rc == 2 and path.read_bytes() == before
+    assert "overwrite" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["compare", "{csv}", "--target", "nope"], "nope"),
+    (["compare", "{csv}", "--target", "label", "--methods", "bogus"], "bogus"),
+    (["compare", "{missing}", "--target", "label"], "No such file"),
+    (["compare", "{dir}", "--target", "label"], "directory"),
+])
+def test_cli_errors_one_line_exit_2(tmp_path, capsys, args, needle):
+    path = _user_csv(tmp_path)
+    subs = {"{csv}": str(path), "{missing}": str(tmp_path / "x.csv"), "{dir}": str(tmp_path)}
+    rc = main([subs.get(a, a) for a in args] + ["--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert needle in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_cli_compare_json(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    rc = main(["compare", "--methods", "cc,embedded", "--model", "tree", "--json", str(out), "-q"])
+    assert rc == 0
+    r = json.loads(out.read_text())
+    assert r["dataset"] == "sonar" and r["n_samples"] == 208 and r["n_features"] == 60
+    assert "all features" not in capsys.readouterr().err

@@ -1,0 +1,89 @@
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from featsieve import ConstantFeatureWarning, UnivariateFilter
+from featsieve._validation import constant_columns, detect_task, resolve_n_features
+
+
+def _df(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n, 4)), columns=["a", "b", "c", "d"])
+    y = (X["a"] > 0).astype(int)
+    return X, y
+
+
+def test_nan_error_names_the_column():
+    X, y = _df()
+    X.loc[3, "c"] = np.nan
+    with pytest.raises(ValueError, match="'c'"):
+        UnivariateFilter("cc").fit(X, y)
+
+
+def test_non_numeric_column_named():
+    X, y = _df()
+    X["city"] = "x"
+    with pytest.raises(ValueError, match="non-numeric.*'city'"):
+        UnivariateFilter("cc").fit(X, y)
+
+
+def test_single_class_rejected():
+    X, _ = _df()
+    with pytest.raises(ValueError, match="only one class"):
+        UnivariateFilter("cc", task="classification").fit(X, np.zeros(len(X)))
+
+
+def test_constant_column_warned_and_never_selected():
+    X, y = _df()
+    X["b"] = 1.0 + np.where(np.arange(len(X)) % 2, np.finfo(float).eps, 0.0)  # differs in last bit
+    with pytest.warns(ConstantFeatureWarning, match="'b'"):
+        sel = UnivariateFilter("cc", n_features_to_select=4).fit(X, y)
+    assert not sel.support_[1]
+    assert sel.n_features_selected_ == 3
+    assert np.isfinite(sel.scores_).all()
+    assert sel.ranking_[1] == 4
+
+
+def test_constant_columns_kinds():
+    X = np.column_stack([np.full(5, 3), np.full(5, np.nan), np.arange(5.0), 1e-300 * np.arange(5)])
+    np.testing.assert_array_equal(constant_columns(X), [True, True, False, False])
+
+
+def test_task_detection():
+    assert detect_task(np.array(["a", "b", "a"])) == "classification"
+    assert detect_task(np.array([0, 1, 1, 0])) == "classification"
+    assert detect_task(np.linspace(0, 1, 50)) == "regression"
+    assert detect_task(np.array([0, 1, 1, 0]), "regression") == "regression"
+
+
+def test_n_features_policy():
+    assert resolve_n_features(3, 10) == 3
+    assert resolve_n_features(0.25, 10) == 2  # round(2.5) -> 2 (banker's), at least 1
+    assert resolve_n_features(None, 10) == 5
+    with pytest.warns(UserWarning, match="larger than the 10"):
+        assert resolve_n_features(12, 10) == 10
+    for bad in (0, -1, 1.5, "3"):
+        with pytest.raises(ValueError, match="n_features_to_select"):
+            resolve_n_features(bad, 10)
+
+
+def test_length_mismatch():
+    X, y = _df()
+    with pytest.raises(ValueError, match="same length"):
+        UnivariateFilter("cc").fit(X, y[:-1])
+
+
+def test_pandas_positions_align_not_index_labels():
+    X, y = _df()
+    X.index = X.index[::-1]  # labels reversed, positions unchanged
+    a = UnivariateFilter("cc", n_features_to_select=1).fit(X, y.to_numpy())
+    assert list(a.get_feature_names_out()) == ["a"]
+
+
+def test_no_warning_on_clean_data():
+    X, y = _df()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        UnivariateFilter("cc", n_features_to_select=2).fit(X, y)
