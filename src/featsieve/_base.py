@@ -20,6 +20,7 @@ from sklearn.utils.validation import _check_feature_names, check_is_fitted
 
 from ._validation import (
     ConstantFeatureWarning,
+    DuplicateFeatureWarning,
     FewerFeaturesWarning,
     _names_str,
     resolve_n_features,
@@ -52,17 +53,32 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         Original class labels (classification only).
     constant_features_ : ndarray of bool, shape (n_features_in_,)
         Columns found constant; they are never selected.
+    duplicate_of_ : ndarray of int, shape (n_features_in_,)
+        For a column that is an exact copy of an earlier one, the index of the
+        first such column; -1 otherwise. Copies are a tie broken by column
+        order: only the first of a group can be selected.
     n_features_selected_ : int
+
+    Notes
+    -----
+    Constant columns and exact copies are removed before ``_fit`` when
+    ``_drop_constant`` is True (methods that must pass every column to a model,
+    such as GBMO with a prefit model, set it to False; the base class still
+    never selects them).
     """
 
     # class-level knobs a subclass may override
-    _min_samples: int = 2
-    _min_per_class: int = 1
+    _min_samples: int = 5
+    _min_per_class: int = 2
     _drop_constant: bool = True
+    _keep_sparse: bool = False  # True: _fit receives scipy sparse input unchanged
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        # sparse input is accepted: expanded to dense within MAX_DENSE_BYTES
+        # (featsieve._validation), or kept sparse for methods that set _keep_sparse
+        tags.input_tags.sparse = True
         return tags
 
     # ------------------------------------------------------------------ fit
@@ -87,8 +103,19 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             Bad input (see README, "Bad input"); the message names the column.
         """
         self._validate_params()
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None."
+            )
         tags = self.__sklearn_tags__()
-        _check_feature_names(self, X, reset=True)
+        self._column_labels = None
+        try:
+            _check_feature_names(self, X, reset=True)
+        except TypeError:  # mixed label types: sklearn keeps no names, we keep the labels
+            if hasattr(self, "feature_names_in_"):
+                del self.feature_names_in_
+        if hasattr(X, "columns") and not hasattr(self, "feature_names_in_"):
+            self._column_labels = list(X.columns)
         data = validate_Xy(
             X,
             y,
@@ -96,7 +123,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             allow_nan=tags.input_tags.allow_nan,
             min_samples=self._min_samples,
             min_per_class=self._min_per_class,
-            accept_sparse=tags.input_tags.sparse,
+            accept_sparse=self._keep_sparse,
         )
         self.n_features_in_ = data.X.shape[1]
         self.task_ = data.task
@@ -105,6 +132,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         elif hasattr(self, "classes_"):
             del self.classes_
         self.constant_features_ = data.constant
+        dup = (data.duplicate_of != np.arange(len(data.duplicate_of))) & ~data.constant
+        self.duplicate_of_ = np.where(dup, data.duplicate_of, -1)
         self._all_feature_names = [str(n) for n in data.feature_names]
         if data.constant.all():
             raise ValueError(
@@ -117,12 +146,23 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                 ConstantFeatureWarning,
                 stacklevel=2,
             )
-        usable = ~data.constant if self._drop_constant else np.ones(data.X.shape[1], bool)
+        if dup.any():
+            names = np.asarray(self._all_feature_names)
+            pairs = [f"{names[j]!r} = {names[data.duplicate_of[j]]!r}" for j in np.flatnonzero(dup)]
+            warnings.warn(
+                "Feature columns that copy an earlier column exactly are ties; only the first "
+                f"of each group can be selected: {', '.join(pairs[:10])}"
+                + (f" and {len(pairs) - 10} more" if len(pairs) > 10 else "") + ".",
+                DuplicateFeatureWarning,
+                stacklevel=2,
+            )
+        never = data.constant | dup
+        usable = ~never if self._drop_constant else np.ones(data.X.shape[1], bool)
         self._usable = usable
         X_fit = data.X[:, usable] if not usable.all() else data.X
         self._fit(X_fit, data.y, **fit_params)
         self._expand_fitted(usable)
-        self.support_ = np.asarray(self.support_, dtype=bool) & ~data.constant
+        self.support_ = np.asarray(self.support_, dtype=bool) & ~never
         self.n_features_selected_ = int(self.support_.sum())
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
@@ -199,6 +239,20 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             full = np.full(usable.shape[0], worst, dtype=np.int64)
             full[usable] = ranking
             self.ranking_ = full
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the selected columns.
+
+        Column labels of a DataFrame come back unchanged whatever their type
+        (ints, tuples, mixed); otherwise as scikit-learn does.
+        """
+        labels = getattr(self, "_column_labels", None)
+        if input_features is None and labels is not None:
+            check_is_fitted(self, "support_")
+            out = np.empty(len(labels), dtype=object)
+            out[:] = labels
+            return out[self.get_support()]
+        return super().get_feature_names_out(input_features)
 
     def _get_support_mask(self):
         check_is_fitted(self, "support_")

@@ -18,7 +18,9 @@ from sklearn.utils.multiclass import type_of_target
 
 __all__ = [
     "ConstantFeatureWarning",
+    "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
+    "duplicate_columns",
     "ValidatedData",
     "constant_columns",
     "detect_task",
@@ -37,6 +39,14 @@ class ConstantFeatureWarning(UserWarning):
 
 class FewerFeaturesWarning(UserWarning):
     """A selector found fewer useful features than were requested."""
+
+
+class DuplicateFeatureWarning(UserWarning):
+    """Some feature columns are exact copies of an earlier one; only the first is used."""
+
+
+#: Largest dense float64 array (bytes) a sparse input is expanded to.
+MAX_DENSE_BYTES = 4 * 2**30
 
 
 def _names_str(names) -> str:
@@ -65,7 +75,10 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
     dtype : numpy dtype, default=np.float64
         Output dtype.
     accept_sparse : bool, default=False
-        Whether a scipy sparse matrix is accepted unchanged.
+        Whether a scipy sparse matrix is accepted unchanged. When False a
+        sparse matrix is expanded to a dense array if that array takes at most
+        ``MAX_DENSE_BYTES`` (4 GiB); a larger one raises before any memory is
+        allocated, saying the size.
 
     Returns
     -------
@@ -98,6 +111,16 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
     else:
         values = X
         names = None
+    if _is_sparse(values) and not accept_sparse:
+        n, d = values.shape
+        need = n * d * 8
+        if need > MAX_DENSE_BYTES:
+            raise ValueError(
+                f"Sparse input of shape ({n}, {d}) would take {need / 2**30:.1f} GiB as a dense "
+                f"float64 array (limit {MAX_DENSE_BYTES / 2**30:.0f} GiB) and this method needs "
+                "dense data; select a subset of columns first (e.g. by a filter method)."
+            )
+        values = values.toarray()
     if not allow_nan and not _is_sparse(values):
         arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
         if arr.dtype.kind in "fc" and arr.ndim == 2 and not np.isfinite(arr).all():
@@ -151,6 +174,39 @@ def constant_columns(X: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(spread), True, const)
 
 
+def duplicate_columns(X: np.ndarray) -> np.ndarray:
+    """For each column, the index of the first column it is an exact copy of.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+
+    Returns
+    -------
+    first : ndarray of int, shape (n_features,)
+        ``first[j] == j`` for a column that is not a copy of an earlier one;
+        otherwise the lowest index of an identical column (NaNs compare equal).
+    """
+    X = np.asarray(X)
+    d = X.shape[1]
+    first = np.arange(d)
+    if d < 2:
+        return first
+    # hash columns to candidate groups, then confirm with exact comparison
+    keys = np.ascontiguousarray(np.nan_to_num(X.T, nan=np.inf))
+    view = keys.view(np.dtype((np.void, keys.dtype.itemsize * keys.shape[1])))
+    _, inverse = np.unique(view, return_inverse=True)
+    inverse = inverse.ravel()
+    seen: dict[int, int] = {}
+    for j in range(d):
+        g = int(inverse[j])
+        if g in seen:
+            first[j] = seen[g]
+        else:
+            seen[g] = j
+    return first
+
+
 def detect_task(y, task: str = "auto") -> str:
     """Return ``"classification"`` or ``"regression"`` for a target.
 
@@ -167,7 +223,20 @@ def detect_task(y, task: str = "auto") -> str:
     ValueError
         Unknown ``task``, or a multi-output target.
     """
-    if task in TASKS:
+    if task == "classification":
+        y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+        if y_arr.dtype.kind == "f" and y_arr.ndim == 1 and len(y_arr) > 2:
+            n_unique = len(np.unique(y_arr[np.isfinite(y_arr)]))
+            if type_of_target(y_arr[np.isfinite(y_arr)]) == "continuous" and \
+                    n_unique > len(y_arr) // 2:
+                raise ValueError(
+                    f"task='classification' but the target looks continuous ({n_unique} "
+                    f"distinct values in {len(y_arr)} rows, not whole numbers): a "
+                    "classification score would treat every value as its own class. Use "
+                    "task='regression' (or 'auto')."
+                )
+        return task
+    if task == "regression":
         return task
     if task != "auto":
         raise ValueError(f"task must be 'auto', 'classification' or 'regression'; got {task!r}.")
@@ -294,9 +363,10 @@ class ValidatedData:
     classes: np.ndarray | None
     feature_names: list
     constant: np.ndarray
+    duplicate_of: np.ndarray
 
 
-def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=2, min_per_class=1,
+def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_class=2,
                 target_name="y", accept_sparse=False) -> ValidatedData:
     """Validate features and target together.
 
@@ -306,9 +376,9 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=2, min_per_cl
     y : array-like of shape (n_samples,)
     task : {"auto", "classification", "regression"}, default="auto"
     allow_nan : bool, default=False
-    min_samples : int, default=2
+    min_samples : int, default=5
         Fewest rows the caller's procedure can work with.
-    min_per_class : int, default=1
+    min_per_class : int, default=2
         Fewest rows of each class (classification only).
     target_name : str, default="y"
         Name used in messages.
@@ -321,15 +391,16 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=2, min_per_cl
         are needed), and everything :func:`validate_X`,
         :func:`detect_task` and :func:`encode_target` raise.
     """
-    names = _column_names(X, np.shape(X)[1] if np.ndim(X) == 2 else 0)
     Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse)
+    names = _column_names(X, Xv.shape[1])
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_in.ndim == 2 and y_in.shape[1] == 1:
         y_in = y_in.ravel()
     if y_in.shape[0] != Xv.shape[0]:
         raise ValueError(
             f"X has {Xv.shape[0]} rows but the target {target_name!r} has {y_in.shape[0]}; "
-            "they must have the same length."
+            "they must have the same length. A common cause is a resampler (e.g. SMOTE) placed "
+            "inside a transformer-only pipeline: resample with imblearn's Pipeline instead."
         )
     n = Xv.shape[0]
     if n < min_samples:
@@ -347,7 +418,8 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=2, min_per_cl
                 f"Too few rows in class {_names_str(small)} of {target_name!r}: this method needs "
                 f"at least {min_per_class} rows per class; got {counts.min()}."
             )
+    dense = Xv.toarray() if _is_sparse(Xv) else Xv
     return ValidatedData(
         X=Xv, y=y_enc, task=resolved, classes=classes, feature_names=names,
-        constant=constant_columns(Xv),
+        constant=constant_columns(dense), duplicate_of=duplicate_columns(dense),
     )

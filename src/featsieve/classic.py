@@ -32,6 +32,8 @@ __all__ = [
     "UnivariateFilter",
     "ForwardSelector",
     "EmbeddedSelector",
+    "RFESelector",
+    "RFECVSelector",
 ]
 
 
@@ -451,25 +453,143 @@ class EmbeddedSelector(BaseSelector):
         return self
 
 
+# ------------------------------------------------------------------ RFE
+def _default_tree(task, random_state=0, max_depth=6):
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
+    return cls(max_depth=max_depth, random_state=random_state)
+
+
+def _importance_getter(estimator):
+    return model_importances(estimator)
+
+
+class RFESelector(BaseSelector):
+    """scikit-learn's recursive feature elimination under featsieve's input policy.
+
+    A thin wrapper: the elimination is :class:`sklearn.feature_selection.RFE`;
+    featsieve adds the shared validation (constant and duplicate columns, names,
+    the ``n_features_to_select`` policy) and reads importances from the last
+    step of a Pipeline (``coef_`` or ``feature_importances_``).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        Needs ``coef_`` or ``feature_importances_`` after fitting (at the end
+        of a Pipeline is fine); a depth-6 decision tree when None.
+    n_features_to_select : int, float or None, default=None
+        None keeps half the usable columns.
+    step : int or float, default=1
+        Columns removed per iteration (a float is a fraction).
+    task : {"auto", "classification", "regression"}, default="auto"
+
+    Attributes
+    ----------
+    support_, ranking_ : ndarray of shape (n_features_in_,)
+        ``ranking_`` 1 for kept columns, then the reverse elimination order.
+    n_model_fits_ : int
+    rfe_ : fitted sklearn RFE
+
+    References
+    ----------
+    Guyon et al. (2002); the RFE baseline of seed 000 §4.1 and seed 003.
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+    }
+
+    def __init__(self, estimator=None, *, n_features_to_select=None, step=1, task="auto"):
+        self.estimator = estimator
+        self.n_features_to_select = n_features_to_select
+        self.step = step
+        self.task = task
+
+    def _fit(self, X, y):
+        d = X.shape[1]
+        k = self._n_to_select(d)
+        est = self.estimator if self.estimator is not None else _default_tree(self.task_)
+        rfe = RFE(est, n_features_to_select=k, step=self.step,
+                  importance_getter=_importance_getter).fit(X, y)
+        step = self.step if self.step >= 1 else max(1, int(self.step * d))
+        self.rfe_, self.support_, self.ranking_ = rfe, rfe.support_, rfe.ranking_
+        self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
+        return self
+
+
+class RFECVSelector(BaseSelector):
+    """scikit-learn's RFECV under featsieve's input policy (see :class:`RFESelector`).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+    step : int or float, default=1
+    cv : int or CV splitter, default=5
+        An int means stratified (classes) or plain k-fold, shuffled with
+        ``random_state``.
+    scoring : str, callable or None, default=None
+        Accuracy for classes, negative MSE for regression when None.
+    min_features_to_select : int, default=1
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+    n_jobs : int or None, default=None
+        Folds in parallel.
+
+    Attributes
+    ----------
+    support_, ranking_ : ndarray of shape (n_features_in_,)
+    cv_results_ : dict of arrays
+        scikit-learn's per-size CV scores (mean over folds, not sums).
+    n_model_fits_ : int
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "cv": [Interval(numbers.Integral, 2, None, closed="left"), "cv_object"],
+        "scoring": [None, str, callable],
+        "min_features_to_select": [Interval(numbers.Integral, 1, None, closed="left")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+
+    def __init__(self, estimator=None, *, step=1, cv=5, scoring=None, min_features_to_select=1,
+                 task="auto", random_state=None, n_jobs=None):
+        self.estimator = estimator
+        self.step = step
+        self.cv = cv
+        self.scoring = scoring
+        self.min_features_to_select = min_features_to_select
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, y):
+        d = X.shape[1]
+        est = self.estimator if self.estimator is not None else _default_tree(self.task_)
+        cv = _cv(self.task_, self.random_state, self.cv) if isinstance(
+            self.cv, numbers.Integral) else self.cv
+        min_k = min(self.min_features_to_select, d)
+        rfecv = RFECV(est, step=self.step, cv=cv, scoring=self.scoring or _scoring(self.task_),
+                      min_features_to_select=min_k, n_jobs=self.n_jobs,
+                      importance_getter=_importance_getter).fit(X, y)
+        step = self.step if self.step >= 1 else max(1, int(self.step * d))
+        per_path = int(np.ceil((d - min_k) / step)) + 1
+        self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
+        self.cv_results_ = rfecv.cv_results_
+        self.n_model_fits_ = cv.get_n_splits() * per_path + int(
+            np.ceil((d - rfecv.n_features_) / step)) + 1
+        return self
+
+
 # ------------------------------------------------------------- registry
 def _scoring(task):
     return "accuracy" if task == "classification" else "neg_mean_squared_error"
-
-
-def _rfe_fits(sel) -> int:
-    n = sel.n_features_in_
-    return int(n - sel.n_features_ + 1)
-
-
-def _rfecv_fits(sel) -> int:
-    # every fold runs one elimination path, then RFE runs on all rows
-    n = sel.n_features_in_
-    per_fold = n - sel.min_features_to_select + 1
-    return int(sel.cv.get_n_splits() * per_fold + (n - sel.n_features_ + 1))
-
-
-def _k(n_features_to_select):
-    return n_features_to_select if n_features_to_select is not None else 0.5
 
 
 register(MethodSpec(
@@ -525,26 +645,26 @@ register(MethodSpec(
 ))
 register(MethodSpec(
     name="rfe",
-    build=lambda *, estimator, n_features_to_select, **_: RFE(
-        estimator, n_features_to_select=_k(n_features_to_select), step=1),
+    build=lambda *, task, estimator, n_features_to_select, **_: RFESelector(
+        estimator, n_features_to_select=n_features_to_select, step=1, task=task),
     source="seed 000 §4.1, seed 003 (RFE baseline; scikit-learn)",
     summary="scikit-learn RFE, step 1 (k tuned on model-val from one elimination path)",
-    candidates=ranking_candidates, fits=_rfe_fits, needs_estimator=True,
+    candidates=ranking_candidates, needs_estimator=True,
     path_params={"n_features_to_select": 1},
 ))
 register(MethodSpec(
     name="rfecv",
-    build=lambda *, task, estimator, random_state, n_jobs, **_: RFECV(
-        estimator, step=1, cv=_cv(task, random_state), scoring=_scoring(task), n_jobs=n_jobs),
+    build=lambda *, task, estimator, random_state, n_jobs, **_: RFECVSelector(
+        estimator, step=1, cv=5, task=task, random_state=random_state, n_jobs=n_jobs),
     source="seed 003 (RFECV baseline; scikit-learn)",
     summary="scikit-learn RFECV, step 1, 5-fold",
-    fits=_rfecv_fits, needs_estimator=True,
+    needs_estimator=True,
 ))
 
 
-def _cv(task, random_state):
+def _cv(task, random_state, n_splits=5):
     from sklearn.model_selection import KFold, StratifiedKFold
 
     seed = check_random_state(random_state).randint(0, 2**31 - 1)
     cls = StratifiedKFold if task == "classification" else KFold
-    return cls(n_splits=5, shuffle=True, random_state=seed)
+    return cls(n_splits=n_splits, shuffle=True, random_state=seed)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .datasets import BUNDLED, load_dataset
 
-__all__ = ["read_table", "load_data", "write_table_atomic"]
+__all__ = ["read_table", "load_data", "write_table_atomic", "data_fingerprint"]
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
@@ -114,3 +116,45 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
         if os.path.exists(tmp):
             os.remove(tmp)
     return out
+
+
+def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
+    """Rows, columns and a SHA-256 digest that identify a table's content.
+
+    The digest covers the column names, the feature values as little-endian
+    float64 (row-major) and the target (as float64 when numeric, else as
+    text), so the same data read from CSV, Parquet, pandas or polars gets the
+    same fingerprint, and a changed value, column name or row order gets a
+    different one.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric features (e.g. the validated array of :func:`featsieve.compare`).
+    y : array-like of shape (n_samples,) or None, default=None
+    feature_names : list of str or None, default=None
+        Column names; taken from ``X.columns`` when ``X`` has them.
+
+    Returns
+    -------
+    fingerprint : dict
+        ``{"rows": int, "columns": int, "sha256": str}`` (64 hex digits).
+    """
+    if feature_names is None and hasattr(X, "columns"):
+        feature_names = list(X.columns)
+    arr = np.ascontiguousarray(np.asarray(X, dtype="<f8"))
+    h = hashlib.sha256()
+    if feature_names is not None:
+        h.update("\x1f".join(map(str, feature_names)).encode("utf-8"))
+    h.update(b"\x1e")
+    h.update(str(arr.shape).encode())
+    h.update(arr.tobytes())
+    if y is not None:
+        y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+        h.update(b"\x1e")
+        if y_arr.dtype.kind in "biuf":
+            h.update(np.ascontiguousarray(y_arr, dtype="<f8").tobytes())
+        else:
+            h.update("\x1f".join(map(str, y_arr.tolist())).encode("utf-8"))
+    return {"rows": int(arr.shape[0]), "columns": int(arr.shape[1]) if arr.ndim == 2 else 1,
+            "sha256": h.hexdigest()}

@@ -1,5 +1,12 @@
 """Evaluation: the honest comparison, and measurements of what a selection costs."""
 
-from ._compare import ComparisonResult, compare, evaluate_support
+from ._compare import (
+    ComparisonResult,
+    SeedsComparison,
+    compare,
+    compare_seeds,
+    evaluate_support,
+)
 
-__all__ = ["ComparisonResult", "compare", "evaluate_support"]
+__all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
+           "evaluate_support"]

@@ -16,7 +16,8 @@ from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, score
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
 
-__all__ = ["ComparisonResult", "compare", "evaluate_support"]
+__all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
+           "evaluate_support"]
 
 
 @dataclass
@@ -44,6 +45,12 @@ class ComparisonResult:
         ``tuned`` (the chosen candidate, e.g. ``k=10``).
     selectors : dict
         The fitted selectors by method name (not serialized).
+    fingerprint : dict
+        ``rows``, ``columns`` and ``sha256`` of the validated data
+        (:func:`featsieve.io.data_fingerprint`).
+    params : dict
+        The run's parameters: ``estimator``, ``methods``, ``fractions``,
+        ``n_jobs``.
     """
 
     dataset: str
@@ -55,6 +62,8 @@ class ComparisonResult:
     random_state: int | None
     rows: list = field(default_factory=list)
     selectors: dict = field(default_factory=dict, repr=False)
+    fingerprint: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready dict (the schema of ``featsieve compare --json``)."""
@@ -68,6 +77,8 @@ class ComparisonResult:
             "split": self.split,
             "random_state": self.random_state,
             "results": [dict(r) for r in self.rows],
+            "fingerprint": dict(self.fingerprint),
+            "params": dict(self.params),
         }
 
     def to_frame(self) -> pd.DataFrame:
@@ -252,21 +263,168 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     model = make_model(estimator, task, random_state=random_state) if isinstance(
         estimator, str) else estimator
     split = honest_split(data.y, task, fractions=fractions, random_state=random_state)
+    from ..io import data_fingerprint
+    from ..progress import bar
+
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric_name(task), n_samples=data.X.shape[0],
         n_features=data.X.shape[1], split=split.sizes(), random_state=random_state,
+        fingerprint=data_fingerprint(data.X, y, feature_names=names),
+        params={"estimator": estimator if isinstance(estimator, str) else repr(estimator),
+                "methods": list(methods), "fractions": [float(f) for f in fractions],
+                "n_jobs": n_jobs},
     )
-    it = methods
-    if progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(methods, desc="methods", unit="method", leave=False)
-    for name in it:
-        if progress:
-            it.set_postfix_str(name)
+    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress)
+    for name in methods:
+        pbar.set_postfix_str(name)
         row, selector = _run_method(name, data.X, data.y, names, task, split, model,
                                     random_state, n_jobs)
         result.rows.append(row)
         if selector is not None:
             result.selectors[name] = selector
+        pbar.update(1)
+    pbar.close()
     return result
+
+
+@dataclass
+class SeedsComparison:
+    """``compare`` repeated over several seeds (one :class:`ComparisonResult` each).
+
+    Attributes
+    ----------
+    runs : list of ComparisonResult
+        One per seed, in the order of ``seeds``.
+    seeds : list of int
+    """
+
+    runs: list
+    seeds: list
+
+    # the data and the run parameters are those of every run; read them from the first
+    dataset = property(lambda self: self.runs[0].dataset)
+    task = property(lambda self: self.runs[0].task)
+    metric = property(lambda self: self.runs[0].metric)
+    n_samples = property(lambda self: self.runs[0].n_samples)
+    n_features = property(lambda self: self.runs[0].n_features)
+    split = property(lambda self: self.runs[0].split)
+    fingerprint = property(lambda self: self.runs[0].fingerprint)
+    params = property(lambda self: self.runs[0].params)
+
+    def summary(self) -> pd.DataFrame:
+        """One row per method: mean and standard deviation over seeds.
+
+        Columns: ``method``, ``n_runs``, ``n_selected_mean``, ``n_selected_std``,
+        ``selection_score_mean``, ``test_score_mean``, ``test_score_std``,
+        ``gap_mean``, ``gap_std``, ``seconds_mean``, ``model_fits_mean`` (the
+        standard deviation is the sample one, ddof=1; NaN for a single seed).
+        """
+        df = pd.DataFrame([{**{k: v for k, v in r.items() if k != "selected"},
+                            "seed": run.random_state}
+                           for run in self.runs for r in run.rows])
+        order = list(dict.fromkeys(df["method"]))
+        for c in ("selection_score", "gap"):
+            df[c] = pd.to_numeric(df[c], errors="coerce")
+        g = df.groupby("method", sort=False)
+        out = pd.DataFrame({
+            "method": order,
+            "n_runs": g.size().reindex(order).to_numpy(),
+            "n_selected_mean": g["n_selected"].mean().reindex(order).to_numpy(),
+            "n_selected_std": g["n_selected"].std().reindex(order).to_numpy(),
+            "selection_score_mean": g["selection_score"].mean().reindex(order).to_numpy(),
+            "test_score_mean": g["test_score"].mean().reindex(order).to_numpy(),
+            "test_score_std": g["test_score"].std().reindex(order).to_numpy(),
+            "gap_mean": g["gap"].mean().reindex(order).to_numpy(),
+            "gap_std": g["gap"].std().reindex(order).to_numpy(),
+            "seconds_mean": g["seconds"].mean().reindex(order).to_numpy(),
+            "model_fits_mean": g["model_fits"].mean().reindex(order).to_numpy(),
+        })
+        return out
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: the first run's header, every run, and the summary."""
+        first = self.runs[0].to_dict()
+        head = {k: first[k] for k in ("dataset", "task", "metric", "greater_is_better",
+                                      "n_samples", "n_features", "fingerprint", "params")}
+        summary = self.summary().astype(object)
+        summary = summary.where(pd.notna(summary), None)
+        return {**head, "seeds": list(self.seeds), "runs": [r.to_dict() for r in self.runs],
+                "summary": summary.to_dict(orient="records")}
+
+    def verdict(self) -> str:
+        """One plain-language line: the best mean test score against all features."""
+        s = self.summary()
+        sign = 1 if greater_is_better(self.task) else -1
+        s = s.assign(_key=-sign * s["test_score_mean"]).sort_values(["_key", "n_selected_mean"])
+        best = s.iloc[0]
+        text = (f"over {len(self.seeds)} seeds, best mean {self.metric} on the untouched test "
+                f"splits: {best['method']} with {best['n_selected_mean']:.3g} of "
+                f"{self.n_features} columns on average ({best['test_score_mean']:.4g} "
+                f"± {best['test_score_std']:.2g})")
+        base = s[s["method"] == "all"]
+        if len(base) and best["method"] != "all":
+            text += f" vs all columns {base['test_score_mean'].iloc[0]:.4g}"
+        return text + "."
+
+
+def compare_seeds(X, y, *, seeds=(0,), n_jobs=None, progress=False, **kwargs) -> SeedsComparison:
+    """Run :func:`compare` once per seed (each seed draws its own split and models).
+
+    The seeds are independent tasks sent through joblib, so
+    ``joblib.parallel_config(backend="dask")`` spreads them over a cluster
+    (joblib scatters the data once per worker). When more than one seed runs
+    at a time, each ``compare`` runs its methods with ``n_jobs=1``; otherwise
+    ``n_jobs`` goes to the methods. Results do not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    X, y
+        As for :func:`compare`.
+    seeds : sequence of int, default=(0,)
+        One ``random_state`` per run; must be distinct.
+    n_jobs : int or None, default=None
+        Parallel jobs (joblib) over seeds, or inside the methods for one seed.
+    progress : bool, default=False
+        One bar over seeds and, when seeds run one after the other, one over
+        the methods of the current seed (terminal only).
+    **kwargs
+        Passed to :func:`compare` (``methods``, ``estimator``, ``task``,
+        ``fractions``, ``dataset``).
+
+    Returns
+    -------
+    result : SeedsComparison
+
+    Raises
+    ------
+    ValueError
+        No seed, repeated seeds, and everything :func:`compare` raises.
+    """
+    from joblib import Parallel, delayed, effective_n_jobs
+
+    from ..progress import bar
+
+    seeds = [int(s) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed; got none.")
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct; got {seeds}.")
+    outer = min(len(seeds), effective_n_jobs(n_jobs)) if len(seeds) > 1 else 1
+    inner = 1 if outer > 1 else n_jobs
+    pbar = bar(len(seeds), desc="seeds", unit="seed", enabled=progress and len(seeds) > 1,
+               leave=False)
+    if outer == 1:
+        runs = []
+        for s in seeds:
+            runs.append(compare(X, y, random_state=s, n_jobs=inner, progress=progress, **kwargs))
+            pbar.update(1)
+    else:
+        runs = []
+        gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(compare)(X, y, random_state=s, n_jobs=1, progress=False, **kwargs)
+            for s in seeds)
+        for r in gen:
+            runs.append(r)
+            pbar.update(1)
+    pbar.close()
+    return SeedsComparison(runs=runs, seeds=seeds)
