@@ -7,6 +7,7 @@ from ._compare import (
     compare_seeds,
     evaluate_support,
 )
+from ._front import area_under_front
 
 __all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
-           "evaluate_support"]
+           "evaluate_support", "area_under_front"]
