@@ -1,0 +1,796 @@
+"""Training-free feature selection with binary feature masks: GBMO and FLBMO.
+
+Seed: ``000_dd912381c0e6a8a4.txt`` (Lorasdağı, Turalı & Kozat, "Binary Feature
+Mask Optimization for Feature Selection"). A model is fitted once on a
+training split (or given already fitted); features are then eliminated one
+at a time by *masking* them in a selection-validation split: a masked column
+takes a constant value (the Hadamard product of §3 and Appendix A is the
+constant 0) while the model still sees all M columns. Each iteration removes
+the least useful feature, the one whose masking gives the lowest validation
+loss (Algorithm 1, SLUF, eq. 12-13). GBMO (Algorithm 2) stops the first time
+``Loss_t > Loss_{t-1} (1 + mu)`` with ``Loss_0 = inf``; FLBMO (Algorithm 3)
+stops when ``eta`` features remain.
+
+The order of elimination does not depend on ``mu`` or ``eta``: both only say
+where to stop on one path. :meth:`GBMO.path_support` reads the support for
+any ``mu`` or ``eta`` from a fitted path, which is how ``featsieve compare``
+tunes ``mu`` over {0.00025, 0.001, 0.01, 0.05} and ``eta`` over
+{M/6, M/5, M/4, M/2} (§4.2) from a single path.
+
+Speed: the |J| masked copies of the validation rows of one iteration are
+stacked and predicted in one call per chunk (chunks bound the memory), chunks
+run in parallel through joblib (threads preferred: tree and BLAS predictions
+release the GIL), and the work is counted (``n_model_fits_``,
+``n_predict_calls_``, ``n_candidates_evaluated_``).
+"""
+
+from __future__ import annotations
+
+import logging
+import numbers
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.metrics import get_scorer
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import BaseSelector
+from ._registry import MethodSpec, k_grid, register
+from .protocol import holdout_split
+
+__all__ = ["GBMO", "FLBMO", "MU_GRID"]
+
+logger = logging.getLogger(__name__)
+
+#: The slack grid of seed 000 Table 3.
+MU_GRID = (0.00025, 0.001, 0.01, 0.05)
+
+_BUILTIN_LOSSES = ("mse", "mae", "log_loss", "zero_one")
+_RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
+_MAX_BATCH_BYTES = 64 * 2**20  # one stacked chunk of masked copies stays below 64 MiB
+
+
+# ------------------------------------------------------------------ losses
+class _Replay:
+    """Stands in for a fitted model inside a scikit-learn scorer.
+
+    Response methods return outputs computed beforehand (in one batched call)
+    instead of calling the model; every other attribute (``classes_``, tags)
+    is the model's. With ``record=True`` it calls the model and remembers
+    which response methods the scorer asked for.
+    """
+
+    def __init__(self, model, outputs=None, record=False):
+        self._model = model
+        self._outputs = outputs or {}
+        self._record = record
+        self._asked: list[str] = []
+
+    def __getattr__(self, name):
+        if name in ("_model", "_outputs", "_record", "_asked"):
+            raise AttributeError(name)  # not yet set (copy, pickle)
+        if name not in _RESPONSE_METHODS:
+            return getattr(self._model, name)
+        real = getattr(self._model, name)  # AttributeError when the model lacks it
+        if self._record:
+            def call(X):
+                self._asked.append(name)
+                return real(X)
+            return call
+        if name not in self._outputs:
+            raise RuntimeError(f"The scorer asked for {name}, which it did not read on the "
+                               "unmasked rows; use a scorer that reads one fixed output.")
+        out = self._outputs[name]
+        return lambda X: out
+
+
+class _Loss:
+    """A loss over the validation rows, evaluated on precomputed model outputs.
+
+    ``methods`` are the model's response methods the loss reads; ``block``
+    maps ``{method: output rows of one masked copy}`` and the labels to a
+    float (lower is better).
+    """
+
+    def __init__(self, name, methods, block):
+        self.name = name
+        self.methods = tuple(methods)
+        self.block = block
+
+
+def _label_positions(model, labels):
+    classes = np.asarray(model.classes_)
+    pos = np.searchsorted(classes, labels)
+    pos = np.clip(pos, 0, len(classes) - 1)
+    unseen = np.unique(np.asarray(labels)[classes[pos] != labels])
+    if unseen.size:
+        raise ValueError(
+            f"The selection-validation rows have classes the model was not trained on: "
+            f"{unseen.tolist()} (model classes: {classes.tolist()}). Use a stratified split "
+            "or pass validation data whose classes the model knows."
+        )
+    return pos
+
+
+def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
+    """Resolve the ``loss`` parameter (see :class:`GBMO`) into a :class:`_Loss`."""
+    clf = task == "classification"
+    if loss is None:
+        loss = "log_loss" if clf else "mse"
+    if isinstance(loss, str) and loss in _BUILTIN_LOSSES:
+        if loss in ("mse", "mae"):
+            if clf:
+                raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
+            power = 2 if loss == "mse" else 1
+            yf = np.asarray(labels, dtype=np.float64)
+            return _Loss(loss, ("predict",), lambda o, y: float(np.mean(
+                np.abs(np.asarray(o["predict"], np.float64).reshape(len(yf), -1)[:, 0] - yf)
+                ** power)))
+        if not clf:
+            raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
+        if loss == "zero_one":
+            return _Loss(loss, ("predict",), lambda o, y: float(np.mean(
+                np.asarray(o["predict"]).ravel() != y)))
+        if not hasattr(model, "predict_proba"):
+            raise ValueError(
+                f"{type(model).__name__} has no predict_proba, which the default "
+                "classification loss (log loss, seed 000 §4) needs. Pass loss='zero_one' "
+                "(the error rate: coarse, with many ties broken by the lowest index), a "
+                "scikit-learn scorer that reads decision_function (e.g. 'roc_auc' for two "
+                "classes), or use a model with predict_proba (e.g. SVC(probability=True))."
+            )
+        rows = np.arange(n_rows)
+        pos = None
+
+        def _log_loss(o, y):
+            nonlocal pos
+            if pos is None:
+                pos = _label_positions(model, y)
+            p = np.asarray(o["predict_proba"])
+            eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
+            return float(-np.mean(np.log(np.clip(p[rows, pos], eps, 1 - eps))))
+
+        return _Loss(loss, ("predict_proba",), _log_loss)
+    if isinstance(loss, str) or _is_scorer(loss):
+        scorer = get_scorer(loss) if isinstance(loss, str) else loss
+        name = loss if isinstance(loss, str) else repr(scorer)
+        dummy = np.empty((n_rows, 0))
+
+        def _scored(o, y):
+            return -float(scorer(_Replay(model, o), dummy, y))
+
+        return _Loss(name, (), _scored)  # methods discovered on first use (see _fit)
+    if callable(loss):
+        method = "predict_proba" if clf and hasattr(model, "predict_proba") else "predict"
+        name = getattr(loss, "__name__", repr(loss))
+        return _Loss(name, (method,), lambda o, y: float(loss(y, o[method])))
+    raise ValueError(f"loss must be None, one of {_BUILTIN_LOSSES}, a scorer or a callable; "
+                     f"got {loss!r}.")
+
+
+def _is_scorer(obj) -> bool:
+    try:
+        from sklearn.metrics._scorer import _BaseScorer
+    except ImportError:  # pragma: no cover - very old or new scikit-learn
+        return False
+    return isinstance(obj, _BaseScorer)
+
+
+# ---------------------------------------------------------------- SLUF
+def _as_model_input(model, X):
+    names = getattr(model, "feature_names_in_", None)
+    if names is None:
+        return X
+    import pandas as pd
+
+    return pd.DataFrame(X, columns=names, copy=False)
+
+
+def _chunk_losses(model, X_cur, y, cols, fill, loss: _Loss) -> np.ndarray:
+    """Loss of each masked copy in one chunk: one stacked prediction per response method."""
+    K = X_cur.shape[0]
+    stacked = np.tile(X_cur, (len(cols), 1))
+    for b, j in enumerate(cols):
+        stacked[b * K:(b + 1) * K, j] = fill[j]
+    Xin = _as_model_input(model, stacked)
+    outs = {m: getattr(model, m)(Xin) for m in loss.methods}
+    return np.array([loss.block({m: o[b * K:(b + 1) * K] for m, o in outs.items()}, y)
+                     for b in range(len(cols))], dtype=np.float64)
+
+
+def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel):
+    """Algorithm 1 (SLUF): the least useful remaining column and its loss.
+
+    ``X_cur`` holds the validation rows with the already-masked columns set to
+    their mask values; each remaining column ``j`` is masked in turn (eq. 11)
+    and the lowest loss wins (eq. 12-13; ties go to the first, i.e. lowest,
+    index). The masked copies are predicted in chunks of ``chunk`` copies.
+
+    Returns
+    -------
+    i : int
+        Position of ``j_t^*`` in ``remaining``.
+    loss_min : float
+    n_calls : int
+        Model prediction calls made.
+    """
+    chunks = [remaining[k:k + chunk] for k in range(0, len(remaining), chunk)]
+    if len(chunks) == 1:
+        parts = [_chunk_losses(model, X_cur, y, chunks[0], fill, loss)]
+    else:
+        parts = parallel(delayed(_chunk_losses)(model, X_cur, y, c, fill, loss) for c in chunks)
+    losses = np.concatenate(parts)
+    losses = np.where(np.isnan(losses), np.inf, losses)
+    i = int(np.argmin(losses))
+    return i, float(losses[i]), len(chunks) * len(loss.methods)
+
+
+def _gbmo_stops(loss_t: float, loss_prev: float, slack: float) -> bool:
+    """Algorithm 2, line 12: stop when ``Loss_t > Loss_{t-1} (1 + mu)``.
+
+    ``Loss_0 = inf`` never stops. For a negative ``Loss_{t-1}`` (a loss made from
+    a higher-is-better scorer) the tolerance is read as relative to its size,
+    ``Loss_{t-1} (1 - mu)``; for non-negative losses this is the seed's rule.
+    """
+    if not np.isfinite(loss_prev):
+        return False
+    if not np.isfinite(slack):
+        return False
+    thr = loss_prev * (1 + slack) if loss_prev >= 0 else loss_prev * (1 - slack)
+    return bool(loss_t > thr)
+
+
+def gbmo_stop_iteration(losses, slack: float) -> int | None:
+    """First iteration (1-based) at which GBMO with slack ``mu`` stops on a path.
+
+    Parameters
+    ----------
+    losses : sequence of float
+        ``Loss_1^min, Loss_2^min, ...`` of one elimination path (eq. 13).
+    slack : float
+        ``mu`` (Algorithm 2).
+
+    Returns
+    -------
+    t : int or None
+        The rejected iteration (features eliminated: ``t - 1``), or None when
+        the rule never fires on the given losses.
+    """
+    prev = np.inf
+    for t, loss_t in enumerate(losses, start=1):
+        if _gbmo_stops(loss_t, prev, slack):
+            return t
+        prev = loss_t
+    return None
+
+
+# ---------------------------------------------------------------- base
+_COMMON_DOC = """
+    estimator : estimator
+        Any scikit-learn compatible model with ``fit`` and ``predict``
+        (``predict_proba`` for the default classification loss). Cloned and
+        fitted once on the training part, unless ``prefit``.
+    prefit : bool, default=False
+        The ``estimator`` is already fitted: it is used as is (never refit,
+        ``n_model_fits_ == 0``) and ``fit(X, y)`` receives the
+        selection-validation data.
+    mask_value : {"zero", "mean"} or array-like of shape (n_features,), default="zero"
+        The constant a masked column takes. ``"zero"`` is the seed's Hadamard
+        product (§3, Appendix A); it is only meaningful when 0 is a neutral
+        value of every column, e.g. standardized or min-max scaled data. On
+        unscaled data (prices, counts, years) a zero is an outlier the model
+        never saw; use ``"mean"``: the training mean of each column (with
+        ``prefit``, the mean of the validation data given to ``fit``), or
+        give one value per column.
+    loss : None, str, scorer or callable, default=None
+        The validation loss (lower is better). None: mean squared error for
+        regression, log loss for classification (seed §4). Built in:
+        ``"mse"``, ``"mae"``, ``"log_loss"``, ``"zero_one"`` (error rate; the
+        fallback for classifiers without ``predict_proba``). Any other string
+        is a scikit-learn scorer name; a scorer object (``make_scorer``) is
+        accepted too; the loss is minus the score. A plain callable is called
+        as ``loss(y_true, y_out)`` with ``y_out`` the ``predict_proba`` output
+        for classifiers that have it (columns in ``classes_`` order), else the
+        ``predict`` output.
+    validation_fraction : float in (0, 1), default=0.4
+        When ``fit`` gets no ``X_val``: share of its rows held out for
+        selection (seeded, stratified for classes). 0.4 is the seed's 30% of
+        the 75% that training and selection-validation share (§4.1).
+    batch_size : int or None, default=None
+        Masked copies predicted per model call. None: as many as fit in 64 MiB
+        (``batch_size * n_val_rows * n_features * 8`` bytes). The chunks never
+        depend on ``n_jobs``, so the result is the same for any ``n_jobs``.
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+        Seeds the internal train / selection-validation split.
+    n_jobs : int or None, default=None
+        Chunks of masked copies predicted in parallel (joblib, threads
+        preferred; ``joblib.parallel_config`` can change the backend)."""
+
+_COMMON_ATTRS = """
+    support_ : ndarray of bool, shape (n_features_in_,)
+    ranking_ : ndarray of int, shape (n_features_in_,)
+        1 for selected features; eliminated features rank by elimination,
+        the first one eliminated last (as in scikit-learn's RFE).
+    estimator_ : fitted estimator
+        The model the masks were evaluated on (the given one with ``prefit``).
+    path_ : dict of ndarray
+        The elimination path, one entry per SLUF iteration that was run:
+        ``iteration`` (t, 1-based), ``feature`` (name of ``j_t^*``), ``index``
+        (its column in the input), ``loss`` (``Loss_t^min``, eq. 13),
+        ``n_remaining`` (features left once ``j_t^*`` is masked). Loads
+        directly into a DataFrame.
+    history_ : list of dict
+        Per iteration of this selector's own run: ``iteration``,
+        ``n_remaining`` (after the iteration's decision), ``feature``
+        (removed, or for a rejected iteration the one that would have been),
+        ``loss`` (``Loss_t^min``) and ``accepted``.
+    base_loss_ : float
+        Validation loss with no feature masked.
+    selection_loss_ : float
+        Validation loss of the final mask (the number the selection minimized).
+    mask_values_ : ndarray of shape (n_features_in_,)
+        The constant each column takes when masked.
+    loss_ : str
+        Name of the loss used.
+    n_model_fits_ : int
+        1, or 0 with ``prefit``.
+    n_predict_calls_ : int
+        Model prediction calls spent (batched: one per chunk and iteration,
+        plus one for ``base_loss_``).
+    n_candidates_evaluated_ : int
+        Masked copies evaluated; what one-call-per-candidate would have cost
+        in prediction calls."""
+
+
+class _MaskEliminationBase(BaseSelector):
+    """Backward elimination by masking on one fitted model (seed 000 §3).
+
+    Subclasses define the stopping rule with ``_target_size`` (how many
+    features the path must get down to) and ``_accepts`` (whether an
+    iteration's elimination is kept).
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "prefit": ["boolean"],
+        "mask_value": [StrOptions({"zero", "mean"}), "array-like"],
+        "loss": [None, str, callable],
+        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+    _min_samples = 4
+
+    @property
+    def _drop_constant(self):
+        # a prefit model was trained on every column, so it must be given every column
+        return not self.prefit
+
+    # ------------------------------------------------------------ hooks
+    def _target_size(self, n_features: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _accepts(self, loss_t: float, loss_prev: float) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- fit
+    def fit(self, X, y, **fit_params):
+        """Fit the model once (unless ``prefit``) and run the masked elimination.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Training rows (split into training and selection-validation parts
+            unless ``X_val`` is given); with ``prefit``, the
+            selection-validation rows.
+        y : array-like of shape (n_samples,)
+        X_val, y_val : array-like, optional
+            Explicit selection-validation data (not with ``prefit``).
+
+        Returns
+        -------
+        self : object
+
+        Raises
+        ------
+        ValueError
+            Bad input; ``X_val`` with ``prefit``; an unfitted ``estimator``
+            with ``prefit``; log loss for a model without ``predict_proba``; a
+            ``mask_value`` vector of the wrong length.
+        """
+        return super().fit(X, y, **fit_params)
+
+    def _fit(self, X, y, X_val=None, y_val=None):
+        clf = self.task_ == "classification"
+        d = X.shape[1]
+        # check the loss suits the task and the model before any fitting
+        _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y))
+        if self.prefit:
+            if X_val is not None or y_val is not None:
+                raise ValueError(
+                    "With prefit=True the estimator is already trained: pass the "
+                    "selection-validation data as fit(X, y), not as X_val/y_val."
+                )
+            check_is_fitted(self.estimator)
+            n_in = getattr(self.estimator, "n_features_in_", d)
+            if n_in != d:
+                raise ValueError(
+                    f"The prefit estimator expects {n_in} features; X has {d}.")
+            model, X_ref, Xv, yv, fits = self.estimator, X, X, y, 0
+            labels = self.classes_[yv] if clf else yv
+        else:
+            if X_val is None:
+                rng = check_random_state(self.random_state)
+                tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
+                                       random_state=rng)
+                X_tr, y_tr, Xv, yv = X[tr], y[tr], X[va], y[va]
+            else:
+                Xv, yv = self._validate_val(X_val, y_val)
+                X_tr, y_tr = X, y
+            model = clone(self.estimator).fit(X_tr, y_tr)
+            X_ref, fits, labels = X_tr, 1, yv
+        fill = self._fill_values(X_ref, d)
+        loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
+                          n_rows=len(labels))
+        calls = 0
+        if not loss.methods:  # a scorer: learn which outputs it reads, on the unmasked rows
+            rec = _Replay(model, record=True)
+            base = -float(loss_scorer_call(self.loss, rec, _as_model_input(model, Xv), labels))
+            loss.methods = tuple(dict.fromkeys(rec._asked))
+            calls += len(rec._asked)
+        else:
+            Xin = _as_model_input(model, Xv)
+            base = loss.block({m: getattr(model, m)(Xin) for m in loss.methods}, labels)
+            calls += len(loss.methods)
+        path, n_calls, n_cands = self._eliminate(model, Xv, labels, fill, loss, d)
+        calls += n_calls
+
+        names = np.asarray(self._fit_feature_names, dtype=object)
+        usable_idx = np.flatnonzero(self._usable)
+        T = len(path)
+        order = np.array([p[0] for p in path], dtype=np.int64)
+        losses = np.array([p[1] for p in path], dtype=np.float64)
+        self.path_ = {
+            "iteration": np.arange(1, T + 1),
+            "feature": names[order] if T else np.array([], dtype=object),
+            "index": usable_idx[order] if T else np.array([], dtype=np.int64),
+            "loss": losses,
+            "n_remaining": d - np.arange(1, T + 1),
+        }
+        n_removed = self._n_removed(losses, d)
+        history = []
+        for t in range(T):
+            accepted = t < n_removed
+            history.append({"iteration": t + 1,
+                            "n_remaining": int(d - t - 1 if accepted else d - t),
+                            "feature": str(names[order[t]]), "loss": float(losses[t]),
+                            "accepted": bool(accepted)})
+        support = np.ones(d, dtype=bool)
+        support[order[:n_removed]] = False
+        ranking = np.ones(d, dtype=np.int64)
+        ranking[order[:n_removed]] = np.arange(n_removed + 1, 1, -1)
+        self.support_, self.ranking_, self.history_ = support, ranking, history
+        self.estimator_ = model
+        self.base_loss_ = float(base)
+        self.selection_loss_ = float(losses[n_removed - 1]) if n_removed else float(base)
+        full_fill = np.zeros(self._usable.shape[0])
+        full_fill[self._usable] = fill
+        self.mask_values_ = full_fill
+        self.loss_ = loss.name
+        self.n_model_fits_, self.n_predict_calls_ = fits, calls
+        self.n_candidates_evaluated_ = n_cands
+        self._n_path_features = d
+        return self
+
+    def _fill_values(self, X_ref, d):
+        mv = self.mask_value
+        if isinstance(mv, str) and mv == "zero":
+            return np.zeros(d)
+        if isinstance(mv, str) and mv == "mean":
+            return X_ref.mean(axis=0)
+        vec = np.asarray(mv, dtype=np.float64).ravel()
+        if vec.shape != (self.n_features_in_,):
+            raise ValueError(
+                f"mask_value has {vec.size} values; expected one per input column "
+                f"({self.n_features_in_}).")
+        if not np.isfinite(vec).all():
+            raise ValueError("mask_value contains NaN or infinity.")
+        return vec[self._usable]
+
+    def _chunk_size(self, n_rows: int, d: int) -> int:
+        if self.batch_size is not None:
+            return int(self.batch_size)
+        return max(1, _MAX_BATCH_BYTES // max(1, n_rows * d * 8))
+
+    def _eliminate(self, model, Xv, labels, fill, loss, d):
+        """Run the loop of Algorithms 2/3 until the subclass's rule stops.
+
+        Returns the path ``[(j_t^*, Loss_t^min), ...]`` (column indices into
+        the usable columns), the prediction calls and the candidates evaluated.
+        """
+        X_cur = np.array(Xv, dtype=np.float64, copy=True)
+        remaining = list(range(d))  # ascending, so argmin's first minimum is the lowest index
+        target = self._target_size(d)
+        chunk = self._chunk_size(X_cur.shape[0], d)
+        path, calls, cands = [], 0, 0
+        prev = np.inf  # Loss_0 = inf
+        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
+            while len(remaining) > target:
+                i, loss_t, n_calls = _sluf(model, X_cur, labels, remaining, fill, loss, chunk,
+                                           parallel)
+                calls += n_calls
+                cands += len(remaining)
+                j = remaining[i]
+                path.append((j, loss_t))
+                logger.debug("iteration %d: least useful column %d, loss %.6g", len(path), j,
+                             loss_t)
+                if not self._accepts(loss_t, prev):
+                    break
+                X_cur[:, j] = fill[j]  # eq. 14: m_{j*,t} = 0
+                remaining.pop(i)
+                prev = loss_t
+        return path, calls, cands
+
+    # ------------------------------------------------------- reading the path
+    def _n_removed(self, losses, d) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def path_support(self, *, slack=None, n_features=None) -> np.ndarray:
+        """The support GBMO (``slack``) or FLBMO (``n_features``) gives on this path.
+
+        The elimination order of SLUF does not depend on ``mu`` or ``eta``
+        (seed 000 §3.1-3.2): both only decide where to stop. So one fitted
+        path serves every ``mu`` up to this selector's own (for GBMO; the stop
+        index grows with ``mu``) and every ``eta`` down to the smallest size
+        the path reached.
+
+        Parameters
+        ----------
+        slack : float or None
+            ``mu`` of Algorithm 2.
+        n_features : int or None
+            ``eta`` of Algorithm 3.
+
+        Returns
+        -------
+        support : ndarray of bool, shape (n_features_in_,)
+
+        Raises
+        ------
+        ValueError
+            Neither or both given, or the fitted path is too short to answer
+            (refit with a larger ``slack`` or a smaller ``n_features_to_select``).
+        """
+        check_is_fitted(self, "path_")
+        if (slack is None) == (n_features is None):
+            raise ValueError("Give exactly one of slack (GBMO) or n_features (FLBMO).")
+        d = self._n_path_features
+        losses = self.path_["loss"]
+        T = len(losses)
+        if slack is not None:
+            t = gbmo_stop_iteration(losses, slack)
+            if t is not None:
+                n_removed = t - 1
+            elif T >= d - 1:  # the path went all the way down to one feature
+                n_removed = T
+            else:
+                raise ValueError(
+                    f"The fitted path has {T} iterations and does not show where GBMO with "
+                    f"slack={slack} stops; refit with slack >= {slack}.")
+        else:
+            eta = int(n_features)
+            if not 1 <= eta <= d:
+                raise ValueError(f"n_features must be in [1, {d}]; got {n_features}.")
+            n_removed = d - eta
+            if n_removed > T:
+                raise ValueError(
+                    f"The fitted path reached {d - T} features; n_features={eta} needs a path "
+                    f"down to {eta} (refit with n_features_to_select <= {eta}).")
+        support = np.zeros(self.n_features_in_, dtype=bool)
+        support[self._usable] = True
+        support[self.path_["index"][:n_removed]] = False
+        return support & ~self.constant_features_
+
+
+def loss_scorer_call(loss, model, X, y):
+    scorer = get_scorer(loss) if isinstance(loss, str) else loss
+    return scorer(model, X, y)
+
+
+# ---------------------------------------------------------------- GBMO
+class GBMO(_MaskEliminationBase):
+    __doc__ = f"""General Binary Mask Optimization (seed 000, Algorithms 1-2).
+
+    The model is fitted once; features are then masked one at a time in the
+    selection-validation rows, each time the one whose masking gives the lowest
+    loss (SLUF, eq. 12), until ``Loss_t > Loss_{{t-1}} (1 + mu)`` (with
+    ``Loss_0 = inf``, so the first elimination is always made). The number
+    of features is not fixed in advance.
+
+    Parameters
+    ----------
+    {_COMMON_DOC.strip()}
+    slack : float >= 0, default=0.001
+        ``mu``: how much the loss may rise per elimination. The seed tunes it
+        over {{0.00025, 0.001, 0.01, 0.05}} (:data:`MU_GRID`) on a separate
+        validation split; ``inf`` runs the whole path down to one feature.
+
+    Attributes
+    ----------
+    {_COMMON_ATTRS.strip()}
+
+    Notes
+    -----
+    Choices where the seed is silent: ties in SLUF go to the lowest column
+    index; equal losses are accepted (Algorithm 2 stops only on ``>``); the
+    last feature is never eliminated, so at least one is selected; losses
+    that are NaN count as infinite. A negative previous loss (minus a
+    higher-is-better score) gets the tolerance ``Loss_{{t-1}} (1 - mu)``.
+
+    Cost: iteration t predicts ``|J_t|`` masked copies of the K validation
+    rows, in ``ceil(|J_t| / batch_size)`` calls; the whole path costs at most
+    ``M (M + 1) / 2`` copies and one model fit, against ``M`` fits for
+    recursive feature elimination with step 1.
+
+    References
+    ----------
+    M. E. Lorasdağı, M. Y. Turalı, S. S. Kozat, "Binary Feature Mask
+    Optimization for Feature Selection" (seed ``000_dd912381c0e6a8a4.txt``),
+    §3.1, eq. (10)-(16), Algorithms 1 and 2.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from featsieve import GBMO
+    >>> from featsieve.datasets import make_gbmo_synthetic
+    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, random_state=0)
+    >>> sel = GBMO(LinearRegression(), slack=0.01, random_state=0).fit(X, y)
+    >>> sel.n_model_fits_
+    1
+    """
+
+    _parameter_constraints = {
+        **_MaskEliminationBase._parameter_constraints,
+        "slack": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, estimator, *, slack=0.001, prefit=False, mask_value="zero", loss=None,
+                 validation_fraction=0.4, batch_size=None, task="auto", random_state=None,
+                 n_jobs=None):
+        self.estimator = estimator
+        self.slack = slack
+        self.prefit = prefit
+        self.mask_value = mask_value
+        self.loss = loss
+        self.validation_fraction = validation_fraction
+        self.batch_size = batch_size
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _target_size(self, n_features):
+        return 1
+
+    def _accepts(self, loss_t, loss_prev):
+        return not _gbmo_stops(loss_t, loss_prev, self.slack)
+
+    def _n_removed(self, losses, d):
+        t = gbmo_stop_iteration(losses, self.slack)
+        return len(losses) if t is None else t - 1
+
+
+# --------------------------------------------------------------- FLBMO
+class FLBMO(_MaskEliminationBase):
+    __doc__ = f"""Fixed-Length Binary Mask Optimization (seed 000, Algorithm 3).
+
+    The same masked elimination as :class:`GBMO` (SLUF, eq. 12), run until
+    ``eta`` features remain; every elimination is kept.
+
+    Parameters
+    ----------
+    {_COMMON_DOC.strip()}
+    n_features_to_select : int, float or None, default=None
+        ``eta``: features to keep (a float in (0, 1] is a fraction); None
+        keeps half. The seed tunes it over {{M/6, M/5, M/4, M/2}}.
+
+    Attributes
+    ----------
+    {_COMMON_ATTRS.strip()}
+
+    Notes
+    -----
+    Ties in SLUF go to the lowest column index. The path of FLBMO with
+    ``eta`` is a prefix of GBMO's full path (``slack=inf``):
+    ``path_support(n_features=k)`` answers any ``k >= eta``.
+
+    References
+    ----------
+    Seed ``000_dd912381c0e6a8a4.txt``, §3.2, eq. (17), Algorithm 3.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from featsieve import FLBMO
+    >>> from featsieve.datasets import make_gbmo_synthetic
+    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, random_state=0)
+    >>> FLBMO(LinearRegression(), n_features_to_select=3, random_state=0).fit(X, y).n_features_selected_
+    3
+    """
+
+    _parameter_constraints = {
+        **_MaskEliminationBase._parameter_constraints,
+        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(self, estimator, *, n_features_to_select=None, prefit=False, mask_value="zero",
+                 loss=None, validation_fraction=0.4, batch_size=None, task="auto",
+                 random_state=None, n_jobs=None):
+        self.estimator = estimator
+        self.n_features_to_select = n_features_to_select
+        self.prefit = prefit
+        self.mask_value = mask_value
+        self.loss = loss
+        self.validation_fraction = validation_fraction
+        self.batch_size = batch_size
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _target_size(self, n_features):
+        return self._n_to_select(n_features)
+
+    def _accepts(self, loss_t, loss_prev):
+        return True
+
+    def _n_removed(self, losses, d):
+        return len(losses)
+
+
+# ------------------------------------------------------------- registry
+def _mu_candidates(selector, n_features):
+    """Supports for every mu of :data:`MU_GRID`, read from one path (equal ones merged)."""
+    return _merge({f"{mu:g}": selector.path_support(slack=mu) for mu in MU_GRID}, "mu")
+
+
+def _eta_candidates(selector, n_features):
+    """Supports for every eta of {M/6, M/5, M/4, M/2}, read from one path."""
+    usable = int((~selector.constant_features_).sum())
+    return _merge({str(k): selector.path_support(n_features=k) for k in k_grid(usable)}, "eta")
+
+
+def _merge(cands, name):
+    out: dict[tuple, list] = {}
+    for label, mask in cands.items():
+        out.setdefault(tuple(np.flatnonzero(mask)), [label, mask])
+        if out[tuple(np.flatnonzero(mask))][0] != label:
+            out[tuple(np.flatnonzero(mask))][0] += f",{label}"
+    return {f"{name}={lab}": m for lab, m in out.values()}
+
+
+register(MethodSpec(
+    name="gbmo",
+    build=lambda *, task, estimator, random_state, n_jobs, **_: GBMO(
+        estimator, task=task, random_state=random_state, n_jobs=n_jobs),
+    source="seed 000 §3.1, Algorithms 1-2",
+    summary="GBMO: training-free masked backward elimination on one fitted model, stops when "
+            "the selection-val loss rises by more than mu (mu tuned on model-val, one path)",
+    uses_selection_val=True, needs_estimator=True,
+    candidates=_mu_candidates, path_params={"slack": max(MU_GRID)},
+))
+register(MethodSpec(
+    name="flbmo",
+    build=lambda *, task, estimator, n_features_to_select, random_state, n_jobs, **_: FLBMO(
+        estimator, n_features_to_select=n_features_to_select, task=task,
+        random_state=random_state, n_jobs=n_jobs),
+    source="seed 000 §3.2, Algorithm 3",
+    summary="FLBMO: masked backward elimination on one fitted model down to eta features "
+            "(eta tuned on model-val, one path)",
+    uses_selection_val=True, needs_estimator=True,
+    candidates=_eta_candidates, path_params={"n_features_to_select": 1},
+))
