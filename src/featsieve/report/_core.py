@@ -1,0 +1,558 @@
+"""The report: data first (:func:`report_data`), drawn second (matplotlib, lazily),
+written last (:func:`write_report`, one self-contained HTML file from a Jinja2
+template in ``templates/``)."""
+
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import importlib
+import io as _io
+import math
+import os
+import platform
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "STANDARD_COLUMNS",
+    "figure_to_base64",
+    "inflation_columns",
+    "method_figures",
+    "package_versions",
+    "render_report",
+    "report_data",
+    "score_vs_features_data",
+    "score_vs_features_figure",
+    "write_report",
+]
+
+# the columns every comparison row has, in display order (``selected`` is a list, not shown)
+STANDARD_COLUMNS = ["method", "n_selected", "selection_score", "test_score", "gap", "seconds",
+                    "model_fits", "tuned"]
+_HEADERS = {
+    "method": "method", "n_selected": "n selected", "selection_score": "selection's own number",
+    "test_score": "test", "gap": "gap (optimism)", "seconds": "seconds", "model_fits": "model fits",
+    "tuned": "tuned",
+}
+_DISTRIBUTIONS = ("featsieve", "numpy", "scipy", "scikit-learn", "pandas", "pyarrow", "joblib",
+                  "lightgbm", "matplotlib", "jinja2", "narwhals", "polars", "dask",
+                  "distributed", "ray", "tqdm", "click")
+
+
+# ---------------------------------------------------------------- data
+def package_versions() -> dict:
+    """Versions of Python and of the packages a run may depend on.
+
+    Returns
+    -------
+    versions : dict
+        ``python``, ``platform`` and one entry per distribution in
+        ``featsieve``'s dependency set; ``"not installed"`` for optional ones
+        that are absent. Reads package metadata only (imports nothing).
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version(), "platform": platform.platform(terse=True)}
+    for dist in _DISTRIBUTIONS:
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def _runs(result) -> list:
+    if result is None:
+        return []
+    return list(getattr(result, "runs", [result]))
+
+
+def _is_comparison(result) -> bool:
+    return result is not None and hasattr(_runs(result)[0], "rows")
+
+
+def inflation_columns(rows: list) -> list:
+    """Names of the row columns that measure selection inflation (added by an audit).
+
+    Parameters
+    ----------
+    rows : list of dict
+        Comparison rows.
+
+    Returns
+    -------
+    columns : list of str
+        Every column whose name contains ``"inflat"`` or ``"optimism"``, in
+        first-seen order.
+    """
+    seen = []
+    for r in rows:
+        for k in r:
+            if k not in seen and ("inflat" in k.lower() or "optimism" in k.lower()):
+                seen.append(k)
+    return seen
+
+
+def _extra_columns(rows: list) -> list:
+    """Scalar columns beyond the standard ones (e.g. an audit's), first-seen order."""
+    extra = []
+    for r in rows:
+        for k, v in r.items():
+            if k in STANDARD_COLUMNS or k == "selected" or k in extra:
+                continue
+            if v is None or isinstance(v, (str, bool, int, float, np.integer, np.floating)):
+                extra.append(k)
+    return extra
+
+
+def _clean(v):
+    """JSON-ready scalar: NaN/inf to None, numpy scalars to Python."""
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else None
+    return v
+
+
+def _mean_std(values) -> tuple:
+    vals = np.asarray([v for v in values if v is not None and np.isfinite(v)], dtype=float)
+    if vals.size == 0:
+        return None, None
+    std = float(vals.std(ddof=1)) if vals.size > 1 else None
+    return float(vals.mean()), std
+
+
+def score_vs_features_data(result) -> dict:
+    """The points of the chart "test score against number of features".
+
+    Parameters
+    ----------
+    result : ComparisonResult or SeedsComparison
+
+    Returns
+    -------
+    data : dict
+        ``metric``, ``greater_is_better``, ``n_features``, ``n_runs`` and
+        ``points``: one dict per method (``method``, ``n_selected`` and
+        ``test`` as the mean over seeds, ``n_selected_std`` and ``test_std``
+        as the sample standard deviation over seeds, None for one seed).
+        ``all`` is the point of the all-features baseline (None when it did
+        not run); it is also drawn as a horizontal line.
+    """
+    runs = _runs(result)
+    order = list(dict.fromkeys(r["method"] for run in runs for r in run.rows))
+    points = []
+    for m in order:
+        rows = [r for run in runs for r in run.rows if r["method"] == m]
+        n_mean, n_std = _mean_std([r["n_selected"] for r in rows])
+        t_mean, t_std = _mean_std([r["test_score"] for r in rows])
+        points.append({"method": m, "n_selected": n_mean, "n_selected_std": n_std,
+                       "test": t_mean, "test_std": t_std, "n_runs": len(rows)})
+    from ..models import greater_is_better
+
+    base = next((p for p in points if p["method"] == "all"), None)
+    return {
+        "metric": runs[0].metric,
+        "greater_is_better": bool(greater_is_better(runs[0].task)),
+        "n_features": int(runs[0].n_features),
+        "n_runs": len(runs),
+        "points": [p for p in points if p["method"] != "all"],
+        "all": base,
+    }
+
+
+def _table(result) -> dict:
+    """Columns (key, header, css class) and formatted rows of the comparison table."""
+    runs = _runs(result)
+    if len(runs) == 1:
+        rows = runs[0].rows
+        extra = _extra_columns(rows)
+        infl = set(inflation_columns(rows))
+        keys = STANDARD_COLUMNS + extra
+        cols = [{"key": k, "header": _HEADERS.get(k, k.replace("_", " ")),
+                 "cls": "infl" if (k in infl or k == "gap") else ""} for k in keys]
+        body = [[_fmt(r.get(k), k) for k in keys] for r in rows]
+        return {"columns": cols, "rows": body, "multi": False}
+    summary = result.summary()
+    rows_all = [r for run in runs for r in run.rows]
+    extra = _extra_columns(rows_all)
+    for k in extra:  # the audit's numeric columns: mean over seeds
+        vals = {m: _mean_std([r.get(k) for r in rows_all if r["method"] == m
+                              and isinstance(r.get(k), (int, float, np.number))])[0]
+                for m in summary["method"]}
+        summary[f"{k}_mean"] = summary["method"].map(vals)
+    cols, body = [], []
+    spec = [("method", "method", ""), ("n_runs", "seeds", ""),
+            ("n_selected", "n selected", ""),
+            ("selection_score_mean", "selection's own number", ""),
+            ("test", "test", ""), ("gap", "gap (optimism)", "infl"),
+            ("seconds_mean", "seconds", ""), ("model_fits_mean", "model fits", "")]
+    spec += [(f"{k}_mean", k.replace("_", " "),
+              "infl" if k in inflation_columns(rows_all) else "") for k in extra]
+    cols = [{"key": k, "header": h, "cls": c} for k, h, c in spec]
+    for r in summary.to_dict(orient="records"):
+        row = []
+        for k, _, _ in spec:
+            if k == "n_selected":
+                row.append(_pm(r["n_selected_mean"], r["n_selected_std"], digits=3))
+            elif k == "test":
+                row.append(_pm(r["test_score_mean"], r["test_score_std"]))
+            elif k == "gap":
+                row.append(_pm(r["gap_mean"], r["gap_std"]))
+            else:
+                row.append(_fmt(r.get(k), k))
+        body.append(row)
+    return {"columns": cols, "rows": body, "multi": True}
+
+
+def _fmt(v, key="") -> str:
+    v = _clean(v)
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if key.startswith("seconds"):
+            return f"{v:.2f}"
+        if float(v).is_integer() and abs(v) < 1e6 and ("n_" in key or "fits" in key):
+            return str(int(v))
+        return f"{v:.4g}" if abs(v) >= 1000 or (v != 0 and abs(v) < 1e-3) else f"{v:.4f}"
+    return str(v)
+
+
+def _pm(mean, std, digits=4) -> str:
+    mean, std = _clean(mean), _clean(std)
+    if mean is None:
+        return "–"
+    text = f"{mean:.{digits}g}" if digits < 4 else _fmt(mean)
+    return text if std is None else f"{text} ± {std:.2g}"
+
+
+def report_data(result=None, *, title: str | None = None, tables: dict | None = None,
+                notes=(), params: dict | None = None, command: str | None = None) -> dict:
+    """Everything the HTML report shows, as JSON-ready data (no images).
+
+    This is also what ``featsieve compare --json`` writes: for a comparison
+    the keys of ``ComparisonResult.to_dict()`` (or ``SeedsComparison.to_dict()``)
+    come first, unchanged, then ``title``, ``verdict``, ``chart`` (the points of
+    the score-against-features chart), ``inflation_columns``, ``tables``,
+    ``notes``, ``command``, ``environment`` (package versions) and
+    ``created`` (UTC time).
+
+    Parameters
+    ----------
+    result : ComparisonResult, SeedsComparison, ReproduceResult or None
+        A reproduce result contributes its tables, notes and params.
+    title : str or None, default=None
+        Page title; derived from the result when None.
+    tables : dict of str -> DataFrame, or None
+        Extra tables (e.g. an audit's); shown after the comparison.
+    notes : iterable of str, default=()
+        Plain-language lines shown under "Notes".
+    params : dict or None
+        Extra run parameters (merged over the result's own).
+    command : str or None
+        The command line that produced the run.
+
+    Returns
+    -------
+    data : dict
+    """
+    out: dict = {}
+    tables = dict(tables or {})
+    notes = list(notes)
+    run_params = {}
+    if _is_comparison(result):
+        out.update(result.to_dict())
+        runs = _runs(result)
+        run_params.update(runs[0].params)
+        run_params["seeds"] = [r.random_state for r in runs]
+        out["verdict"] = result.verdict()
+        out["chart"] = score_vs_features_data(result)
+        out["inflation_columns"] = inflation_columns([r for run in runs for r in run.rows])
+        title = title or f"featsieve compare: {result.dataset}"
+    elif result is not None:  # a ReproduceResult
+        tables = {**result.tables, **tables}
+        notes = list(result.notes) + notes
+        run_params.update(result.params)
+        out["name"] = result.name
+        out["figures"] = [str(f) for f in result.figures]
+        title = title or f"featsieve reproduce: {result.name}"
+    run_params.update(params or {})
+    out["title"] = title or "featsieve report"
+    out["tables"] = {k: _records(v) for k, v in tables.items()}
+    out["notes"] = notes
+    out["run_params"] = {k: _clean(v) for k, v in run_params.items()}
+    out["command"] = command
+    out["environment"] = package_versions()
+    out["created"] = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return out
+
+
+def _records(df) -> list:
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        df = pd.DataFrame(df)
+    return [{str(k): _clean(v) if not isinstance(v, (list, dict)) else v
+             for k, v in row.items()} for row in df.to_dict(orient="records")]
+
+
+# ---------------------------------------------------------------- drawing
+def figure_to_base64(fig, *, dpi: int = 100) -> str:
+    """PNG of a matplotlib figure, base64-encoded (for ``<img src="data:...">``)."""
+    buf = _io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    _close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _close(fig) -> None:
+    import sys
+
+    plt = sys.modules.get("matplotlib.pyplot")  # only if the figure came from pyplot
+    if plt is not None:
+        plt.close(fig)
+
+
+def score_vs_features_figure(result):
+    """Test score against number of selected features, one point per method.
+
+    Error bars are the standard deviation over seeds (both axes) when several
+    seeds ran; the all-features score is a dashed horizontal line.
+
+    Returns
+    -------
+    title : str
+    fig : matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    d = score_vs_features_data(result)
+    fig = Figure(figsize=(8, 4.8), layout="constrained")
+    ax = fig.add_subplot()
+    cmap = _colors(len(d["points"]))
+    for p, c in zip(d["points"], cmap):
+        if p["test"] is None:
+            continue
+        ax.errorbar(p["n_selected"], p["test"], xerr=p["n_selected_std"], yerr=p["test_std"],
+                    fmt="o", ms=7, color=c, capsize=3, label=p["method"])
+        ax.annotate(p["method"], (p["n_selected"], p["test"]), textcoords="offset points",
+                    xytext=(6, 4), fontsize=8, color=c)
+    base = d["all"]
+    if base is not None and base["test"] is not None:
+        ax.axhline(base["test"], color="0.3", ls="--", lw=1.2,
+                   label=f"all {d['n_features']} features")
+        if base["test_std"]:
+            ax.axhspan(base["test"] - base["test_std"], base["test"] + base["test_std"],
+                       color="0.5", alpha=0.12, lw=0)
+    if d["n_features"] > 100:  # many columns: a log axis keeps small selections apart
+        ax.set_xscale("log")
+        ax.set_xlim(left=0.8, right=d["n_features"] * 1.3)
+    else:
+        ax.set_xlim(left=0, right=d["n_features"] * 1.05 + 1)
+    ax.set_xlabel("number of selected features")
+    better = "higher" if d["greater_is_better"] else "lower"
+    ax.set_ylabel(f"test {d['metric']} ({better} is better)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best", ncols=2)
+    seeds = f"mean ± sd over {d['n_runs']} seeds" if d["n_runs"] > 1 else "one seed"
+    return (f"Test {d['metric']} against number of features ({seeds})", fig)
+
+
+def _colors(n):
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+def method_figures(result) -> tuple[list, list]:
+    """Method-specific figures through the ``featsieve.report._<family>`` convention.
+
+    For each fitted selector (of the first seed when several ran), the family
+    is the last part of its module name (``featsieve.mask`` -> ``_mask``);
+    the family module is imported on demand and its ``figures(method,
+    selector)`` called. Families whose report module does not exist yet, and
+    selectors from outside featsieve (e.g. scikit-learn's RFE), give no figure.
+
+    Returns
+    -------
+    figures : list of (method, title, Figure)
+    problems : list of str
+        One line per family module that failed while drawing (the report
+        still gets written; the line is shown under "Notes").
+    """
+    runs = _runs(result)
+    if not runs or not hasattr(runs[0], "selectors"):
+        return [], []
+    out, problems = [], []
+    for method, sel in runs[0].selectors.items():
+        module = type(sel).__module__
+        if not module.startswith("featsieve."):
+            continue
+        family = module.split(".")[1]
+        if family.startswith("_"):
+            family = family[1:]
+        modname = f"featsieve.report._{family}"
+        try:
+            mod = importlib.import_module(modname)
+        except ModuleNotFoundError as exc:
+            if exc.name == modname:
+                continue
+            problems.append(f"figures for {method}: {modname} could not be imported ({exc}).")
+            continue
+        fn = getattr(mod, "figures", None)
+        if fn is None:
+            continue
+        try:
+            figs = list(fn(method, sel))
+        except Exception as exc:  # a family's plot must not cost the user the whole report
+            problems.append(f"figures for {method} failed: {type(exc).__name__}: {exc}")
+            continue
+        for title, fig in figs:
+            out.append((method, title, fig))
+    return out, problems
+
+
+# ---------------------------------------------------------------- writing
+def _template():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("featsieve.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+    )
+    return env.get_template("report.html.j2")
+
+
+def _png_file(path) -> str | None:
+    try:
+        return base64.b64encode(Path(path).read_bytes()).decode("ascii")
+    except OSError:
+        return None
+
+
+def render_report(result=None, *, title: str | None = None, tables: dict | None = None,
+                  notes=(), params: dict | None = None, command: str | None = None,
+                  figures=()) -> str:
+    """The self-contained HTML page for a run (images embedded as base64 PNG).
+
+    Parameters
+    ----------
+    result, title, tables, notes, params, command
+        As for :func:`report_data`.
+    figures : iterable of (title, Figure or path to a PNG), default=()
+        Extra figures (e.g. a reproduction's saved PNGs); a ReproduceResult's
+        own ``figures`` paths are embedded automatically.
+
+    Returns
+    -------
+    html : str
+        Sections (``<section id=...>``): ``summary``, ``comparison`` (the table),
+        ``score-vs-features`` (chart), ``method-figures``, ``inflation`` (only
+        when the rows carry inflation columns), ``tables``, ``figures``,
+        ``notes``, ``run`` (parameters and seeds), ``data`` (fingerprint) and
+        ``environment`` (package versions). Sections without content are left
+        out, except ``run``, ``data`` and ``environment``.
+    """
+    data = report_data(result, title=title, tables=tables, notes=notes, params=params,
+                       command=command)
+    ctx = {"d": data, "table": None, "chart": None, "method_figs": [], "inflation": None,
+           "runs_detail": [], "extra_figs": []}
+    notes_out = list(data["notes"])
+    if _is_comparison(result):
+        ctx["table"] = _table(result)
+        t, fig = score_vs_features_figure(result)
+        ctx["chart"] = {"title": t, "png": figure_to_base64(fig, dpi=110),
+                        "points": data["chart"]}
+        figs, problems = method_figures(result)
+        ctx["method_figs"] = [{"method": m, "title": t, "png": figure_to_base64(f)}
+                              for m, t, f in figs]
+        notes_out += problems
+        runs = _runs(result)
+        rows_all = [r for run in runs for r in run.rows]
+        infl = data["inflation_columns"]
+        if infl:
+            ctx["inflation"] = {
+                "columns": ["seed", "method", "selection_score", "test_score", "gap"] + infl,
+                "rows": [[str(run.random_state)] + [_fmt(r.get(k), k) for k in
+                          ["method", "selection_score", "test_score", "gap"] + infl]
+                         for run in runs for r in run.rows],
+            }
+        if len(runs) > 1:
+            ctx["runs_detail"] = [
+                {"seed": run.random_state,
+                 "rows": [[r["method"], str(r["n_selected"]), _fmt(r["test_score"]),
+                           _fmt(r.get("gap")), r.get("tuned") or ""] for r in run.rows]}
+                for run in runs]
+        ctx["selected"] = [{"method": r["method"], "columns": ", ".join(r["selected"])}
+                           for r in runs[0].rows if r["method"] != "all"]
+        del rows_all
+    else:
+        ctx["selected"] = []
+        for f in data.get("figures", []):
+            if str(f).lower().endswith(".png"):
+                png = _png_file(f)
+                if png:
+                    ctx["extra_figs"].append({"title": Path(f).name, "png": png})
+    for t, f in figures:
+        png = _png_file(f) if isinstance(f, (str, os.PathLike)) else figure_to_base64(f)
+        if png:
+            ctx["extra_figs"].append({"title": t, "png": png})
+    ctx["notes"] = notes_out
+    ctx["tables"] = {k: _frame_rows(v) for k, v in data["tables"].items()}
+    return _template().render(**ctx)
+
+
+def _frame_rows(records: list) -> dict:
+    cols = list(dict.fromkeys(k for r in records for k in r))
+    return {"columns": cols,
+            "rows": [[_fmt(r.get(c), c) if not isinstance(r.get(c), (list, dict))
+                      else str(r.get(c)) for c in cols] for r in records]}
+
+
+def write_report(path, result=None, **kwargs) -> Path:
+    """Write the HTML report to ``path`` (atomically: a temporary file, then a rename).
+
+    Parameters
+    ----------
+    path : str or path-like
+        Destination (``.html``); parent directories are created.
+    result
+        A ``ComparisonResult``, ``SeedsComparison``, ``ReproduceResult`` or None.
+    **kwargs
+        ``title``, ``tables``, ``notes``, ``params``, ``command``, ``figures``:
+        see :func:`render_report`.
+
+    Returns
+    -------
+    path : pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        ``path`` is a directory.
+    """
+    out = Path(path)
+    if out.is_dir():
+        raise ValueError(f"{out} is a directory; give a file name such as report.html.")
+    html = render_report(result, **kwargs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(html)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is for sharing
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return out
