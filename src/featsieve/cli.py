@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -91,8 +92,19 @@ def common(f):
 @click.option("--methods", "-m", default=None,
               help="Comma-separated method names (default: every registered method for the task).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the results as JSON here.")
-def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path):
+              help="Write the results as JSON here (the same data as --report).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML report here (table, charts, run details).")
+@click.option("--seeds", default=None, metavar="N|S1,S2,...",
+              help="Repeat the comparison: N seeds starting at --seed, or a comma-separated "
+                   "list of seeds. The report then shows mean and spread over seeds.")
+@click.option("--backend", type=click.Choice(["loky", "threading", "dask", "ray"]), default=None,
+              help="joblib backend for the parallel work (dask/ray: run on a cluster).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Cluster address for --backend dask (tcp://HOST:PORT) or ray "
+                   "(ray://HOST:PORT or auto); default: start a local cluster.")
+def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, report_path,
+            seeds, backend, scheduler):
     """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar)."""
     from . import evaluation, io
 
@@ -100,22 +112,162 @@ def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path):
         if quiet:
             warnings.simplefilter("ignore")
         try:
+            seed_list = _parse_seeds(seeds, seed)
             X, y, name = io.load_data(data, target)
             names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
-            result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
-                                        random_state=seed, n_jobs=n_jobs,
-                                        progress=_progress_on(quiet), dataset=name)
+            with _parallel_backend(backend, scheduler):
+                if seed_list is None:
+                    result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
+                                                random_state=seed, n_jobs=n_jobs,
+                                                progress=_progress_on(quiet), dataset=name)
+                else:
+                    result = evaluation.compare_seeds(X, y, seeds=seed_list, methods=names,
+                                                      estimator=model, task=task, n_jobs=n_jobs,
+                                                      progress=_progress_on(quiet),
+                                                      dataset=name)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
+    seeds_txt = f"seed {seed}" if seed_list is None else \
+        f"seeds {', '.join(map(str, seed_list))}"
     click.echo(f"{result.dataset}: {result.n_samples} rows x {result.n_features} columns, "
                f"{result.task}, metric {result.metric} "
                f"({'higher' if result.task == 'classification' else 'lower'} is better), "
-               f"split {result.split}, seed {seed}")
-    _print_table(result)
+               f"split {result.split}, {seeds_txt}")
+    if seed_list is None:
+        _print_table(result)
+    else:
+        _print_summary(result)
     click.echo("")
     click.echo(result.verdict())
-    if json_path:
-        Path(json_path).write_text(json.dumps(result.to_dict(), indent=2))
+    _write_outputs(result, json_path, report_path, click.get_current_context())
+
+
+def _parse_seeds(text, first: int):
+    """``--seeds``: None, a count N (seeds first..first+N-1) or a comma-separated list."""
+    if text is None:
+        return None
+    parts = [t.strip() for t in str(text).split(",") if t.strip()]
+    try:
+        values = [int(t) for t in parts]
+    except ValueError:
+        raise ValueError(f"--seeds must be a number of seeds or a comma-separated list of "
+                         f"integers; got {text!r}.") from None
+    if not values:
+        raise ValueError("--seeds is empty; give a count such as 5 or a list such as 0,1,2.")
+    if "," not in str(text):
+        if values[0] < 1:
+            raise ValueError(f"--seeds {values[0]}: the number of seeds must be at least 1.")
+        return [first + i for i in range(values[0])]
+    return values
+
+
+def _print_summary(result):
+    df = result.summary()
+    headers = ["method", "seeds", "n_selected", "test mean", "test sd", "gap mean", "seconds"]
+    rows = [[str(r.method), str(r.n_runs), f"{r.n_selected_mean:.3g}",
+             _fmt(float(r.test_score_mean)), _fmt(float(r.test_score_std), 3),
+             _fmt(None if r.gap_mean != r.gap_mean else float(r.gap_mean), 3),
+             f"{r.seconds_mean:.2f}"] for r in df.itertuples()]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
+                     enumerate(zip(headers, widths)))
+    click.echo(line)
+    click.echo("-" * len(line))
+    for row in rows:
+        click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
+                             enumerate(zip(row, widths))))
+
+
+def _command_line(ctx) -> str:
+    """The command as typed, rebuilt from the parsed options (for the report)."""
+    parts = [ctx.command_path]
+    for p in ctx.command.params:
+        v = ctx.params.get(p.name)
+        if v is None or v is False or v == p.default:
+            continue
+        if isinstance(p, click.Argument):
+            parts.append(str(v))
+        elif v is True:
+            parts.append(p.opts[0])
+        else:
+            parts += [p.opts[0], str(v)]
+    return " ".join(parts)
+
+
+def _write_outputs(result, json_path, report_path, ctx):
+    """Write --json and --report (the same data; the report adds the figures)."""
+    if not (json_path or report_path):
+        return
+    from .report import report_data, write_report
+
+    command = _command_line(ctx)
+    try:
+        if json_path:
+            data = report_data(result, command=command)
+            Path(json_path).write_text(json.dumps(data, indent=2, default=str))
+        if report_path:
+            write_report(report_path, result, command=command)
+    except (OSError, ValueError) as exc:
+        _fail(exc)
+    if report_path:
+        click.echo(f"wrote {report_path}")
+
+
+@contextmanager
+def _parallel_backend(backend, scheduler):
+    """joblib's ``parallel_config`` around a library call; dask/ray connect to a cluster.
+
+    The library sends every independent evaluation through joblib, so the
+    distributed engine is the user's: Dask through ``distributed.Client`` and
+    joblib's ``"dask"`` backend, Ray through ``ray.util.joblib``.
+    """
+    if backend is None:
+        if scheduler:
+            raise ValueError("--scheduler needs --backend dask or --backend ray.")
+        yield
+        return
+    from joblib import parallel_config
+
+    if backend == "dask":
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ValueError("--backend dask needs dask.distributed: "
+                             "pip install 'featsieve[dask]'.") from None
+        try:
+            client = Client(scheduler, timeout="15s") if scheduler else Client(
+                processes=True, dashboard_address=None)
+        except (OSError, TimeoutError) as exc:
+            raise ValueError(f"Cannot connect to the Dask scheduler {scheduler}: {exc}") from None
+        try:
+            with parallel_config(backend="dask"):
+                yield
+        finally:
+            client.close()
+    elif backend == "ray":
+        try:
+            import ray
+            from ray.util.joblib import register_ray
+        except ImportError:
+            raise ValueError("--backend ray needs ray: pip install 'featsieve[ray]'.") from None
+        register_ray()
+        started = not ray.is_initialized()
+        if started:
+            try:
+                ray.init(address=scheduler, include_dashboard=False, log_to_driver=False)
+            except (ConnectionError, RuntimeError) as exc:
+                raise ValueError(f"Cannot connect to the Ray cluster {scheduler}: {exc}") from None
+        try:
+            with parallel_config(backend="ray"):
+                yield
+        finally:
+            if started:
+                ray.shutdown()
+    else:
+        if scheduler:
+            raise ValueError(f"--scheduler is for --backend dask or ray, not {backend}.")
+        with parallel_config(backend=backend):
+            yield
 
 
 @cli.command()
