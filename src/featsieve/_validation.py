@@ -63,6 +63,38 @@ def _column_names(X, n_features: int) -> list:
     return [f"x{i}" for i in range(n_features)]
 
 
+def to_pandas(obj):
+    """Turn any dataframe or series narwhals supports (polars, pyarrow, modin, ...) into pandas.
+
+    The one conversion point for dataframe libraries other than pandas: numpy
+    arrays, pandas objects, scipy sparse matrices and plain Python sequences
+    are returned unchanged (and narwhals is not imported for them); objects
+    narwhals does not recognize are returned unchanged too.
+
+    Parameters
+    ----------
+    obj : object
+        A table, a column, or anything array-like.
+
+    Returns
+    -------
+    obj : pandas.DataFrame, pandas.Series or the input itself
+        Column names and order are kept; values are converted by the
+        library's own ``to_pandas``.
+    """
+    root = type(obj).__module__.partition(".")[0]
+    if root in ("numpy", "pandas", "scipy", "builtins"):
+        return obj
+    try:
+        import narwhals as nw
+    except ImportError:  # pragma: no cover - narwhals is a dependency
+        return obj
+    native = nw.from_native(obj, eager_only=True, allow_series=True, pass_through=True)
+    if native is obj:
+        return obj
+    return native.to_pandas()
+
+
 def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: bool = False):
     """Check a feature table and return it as a float array.
 
@@ -93,6 +125,7 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
         values (unless ``allow_nan``), or an empty table. The message names
         the columns.
     """
+    X = to_pandas(X)  # polars and other dataframes (narwhals)
     if isinstance(X, pd.DataFrame):
         bad = [
             c
@@ -391,6 +424,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
         are needed), and everything :func:`validate_X`,
         :func:`detect_task` and :func:`encode_target` raise.
     """
+    X, y = to_pandas(X), to_pandas(y)  # polars and other dataframes (narwhals)
     Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse)
     names = _column_names(X, Xv.shape[1])
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
