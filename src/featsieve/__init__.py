@@ -11,10 +11,12 @@ import importlib
 
 from ._base import BaseSelector
 from ._registry import MethodSpec, get_method, make_selector, methods, register
-from ._validation import ConstantFeatureWarning, FewerFeaturesWarning
+from ._validation import ConstantFeatureWarning, DuplicateFeatureWarning, FewerFeaturesWarning
 from .classic import (
     EmbeddedSelector,
     ForwardSelector,
+    RFECVSelector,
+    RFESelector,
     UnivariateFilter,
     abs_correlation_scores,
     mutual_info_scores,
@@ -42,10 +44,13 @@ _LAZY = {
 __all__ = [
     "BaseSelector",
     "ConstantFeatureWarning",
+    "DuplicateFeatureWarning",
     "EmbeddedSelector",
     "FewerFeaturesWarning",
     "ForwardSelector",
     "MethodSpec",
+    "RFECVSelector",
+    "RFESelector",
     "UnivariateFilter",
     "abs_correlation_scores",
     "get_method",

@@ -142,12 +142,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if data.constant.any():
             warnings.warn(
                 "Constant feature columns carry no information and will never be selected: "
-                f"{_names_str(np.asarray(self._all_feature_names)[data.constant])}.",
+                f"{_names_str([n for n, c in zip(self._all_feature_names, data.constant) if c])}.",
                 ConstantFeatureWarning,
                 stacklevel=2,
             )
         if dup.any():
-            names = np.asarray(self._all_feature_names)
+            names = self._all_feature_names
             pairs = [f"{names[j]!r} = {names[data.duplicate_of[j]]!r}" for j in np.flatnonzero(dup)]
             warnings.warn(
                 "Feature columns that copy an earlier column exactly are ties; only the first "

@@ -442,6 +442,12 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
             f"Too few rows: this method needs at least {min_samples} samples; got {n} "
             f"sample{'s' if n != 1 else ''}."
         )
+    missing = pd.isna(y_in) if y_in.ndim == 1 else np.zeros(1, bool)
+    if missing.any():
+        raise ValueError(
+            f"The target {target_name!r} has {int(missing.sum())} missing values; "
+            "drop those rows first."
+        )
     resolved = detect_task(y_in, task)
     y_enc, classes = encode_target(y_in, resolved, target_name=target_name)
     if resolved == "classification" and min_per_class > 1:

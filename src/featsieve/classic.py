@@ -512,6 +512,11 @@ class RFESelector(BaseSelector):
     def _fit(self, X, y):
         d = X.shape[1]
         k = self._n_to_select(d)
+        if k == d:  # nothing to eliminate
+            self.rfe_ = None
+            self.support_, self.ranking_ = np.ones(d, bool), np.ones(d, np.int64)
+            self.n_model_fits_ = 0
+            return self
         est = self.estimator if self.estimator is not None else _default_tree(self.task_)
         rfe = RFE(est, n_features_to_select=k, step=self.step,
                   importance_getter=_importance_getter).fit(X, y)
@@ -571,6 +576,11 @@ class RFECVSelector(BaseSelector):
 
     def _fit(self, X, y):
         d = X.shape[1]
+        if d == 1:  # one usable column: nothing to eliminate
+            self.rfecv_, self.cv_results_ = None, {}
+            self.support_, self.ranking_ = np.ones(1, bool), np.ones(1, np.int64)
+            self.n_model_fits_ = 0
+            return self
         est = self.estimator if self.estimator is not None else _default_tree(self.task_)
         cv = _cv(self.task_, self.random_state, self.cv) if isinstance(
             self.cv, numbers.Integral) else self.cv

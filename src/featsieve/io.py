@@ -36,7 +36,14 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         if suffixes.endswith((".parquet", ".pq")):
             df = pd.read_parquet(p)
         else:
-            df = pd.read_csv(p)
+            sep, header = _sniff_csv(p)
+            dupes = sorted({c for c in header if header.count(c) > 1})
+            if dupes:
+                raise ValueError(
+                    f"{p} has duplicate column names: {', '.join(map(repr, dupes))}; "
+                    "rename them so every column is unique."
+                )
+            df = pd.read_csv(p, sep=sep)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{p} is empty: no header and no rows.") from None
     except UnicodeDecodeError as exc:
@@ -47,6 +54,25 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     if df.shape[1] == 0:
         raise ValueError(f"{p} has no columns.")
     return df
+
+
+def _sniff_csv(p: Path):
+    """The delimiter (one of , ; tab |) and the header fields of a CSV file."""
+    import csv
+    import gzip
+
+    opener = gzip.open if p.suffix.lower() == ".gz" else open
+    with opener(p, "rt", encoding="utf-8", newline="") as fh:
+        sample = fh.read(65536)
+    if not sample.strip():
+        raise pd.errors.EmptyDataError("empty")
+    first = sample.splitlines()[0]
+    try:
+        sep = csv.Sniffer().sniff(first, delimiters=",;\t|").delimiter
+    except csv.Error:
+        sep = ","
+    header = next(csv.reader([first], delimiter=sep))
+    return sep, [h.strip() for h in header]
 
 
 def load_data(source: str | None, target: str | None):

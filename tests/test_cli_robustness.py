@@ -1,0 +1,102 @@
+"""The CLI on malformed tables: one line on stderr, exit code 2, never a traceback."""
+
+import string
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from featsieve.cli import main
+
+
+def _run(capsys, args):
+    rc = main(args)
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def _good(tmp_path, n=60):
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.normal(size=(n, 4)), columns=list("abcd"))
+    df["label"] = np.where(df["a"] > 0, "yes", "no")
+    return df
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"", "empty"),
+    (b"a,b,label\n", "no rows"),
+    (b"a,a,label\n1,2,x\n3,4,y\n", "duplicate column"),
+    (b"a,b,label\n1,2,x\n\xff\xfe,4,y\n", "UTF-8"),
+])
+def test_malformed_files(tmp_path, capsys, content, needle):
+    p = tmp_path / "bad.csv"
+    p.write_bytes(content)
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
+    assert rc == 2 and needle in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_semicolon_delimiter_is_read(tmp_path, capsys):
+    p = tmp_path / "semi.csv"
+    _good(tmp_path).to_csv(p, sep=";", index=False)
+    rc, out, _ = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-k", "1",
+                               "-q"])
+    assert rc == 0 and "  a" in out
+
+
+def test_mixed_types_column_named(tmp_path, capsys):
+    df = _good(tmp_path).astype({"b": object})
+    df.loc[3, "b"] = "oops"
+    p = tmp_path / "mixed.csv"
+    df.to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
+    assert rc == 2 and "'b'" in err
+
+
+@pytest.mark.parametrize("target_values,needle", [
+    (["same"] * 60, "one class"),
+    ([np.nan] * 60, "missing"),
+])
+def test_bad_targets(tmp_path, capsys, target_values, needle):
+    df = _good(tmp_path)
+    df["label"] = target_values
+    p = tmp_path / "t.csv"
+    df.to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["compare", str(p), "--target", "label", "-q"])
+    assert rc == 2 and needle in err
+
+
+def test_output_written_atomically_and_input_kept(tmp_path, capsys):
+    p = tmp_path / "in.csv"
+    _good(tmp_path).to_csv(p, index=False)
+    before = p.read_bytes()
+    out = tmp_path / "sub" / "out.csv"
+    rc, _, _ = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-k", "2",
+                             "-o", str(out), "-q"])
+    assert rc == 0 and p.read_bytes() == before
+    assert [f.name for f in out.parent.iterdir()] == ["out.csv"]  # no temporary file left
+
+
+cells = st.one_of(
+    st.integers(-5, 5).map(str),
+    st.floats(allow_nan=True, allow_infinity=True, width=32).map(repr),
+    st.text(alphabet=string.ascii_letters + " ,;\"'\n", max_size=4),
+    st.just(""),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    header=st.lists(st.sampled_from(["a", "b", "c", "label", "", "a"]), min_size=1, max_size=5),
+    rows=st.lists(st.lists(cells, min_size=0, max_size=6), min_size=0, max_size=12),
+    sep=st.sampled_from([",", ";", "\t"]),
+)
+def test_cli_never_tracebacks(tmp_path_factory, capsys, header, rows, sep):
+    p = tmp_path_factory.mktemp("h") / "t.csv"
+    text = sep.join(header) + "\n" + "\n".join(sep.join(r) for r in rows)
+    p.write_text(text, encoding="utf-8")
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
+    assert rc in (0, 2), err
+    assert "Traceback" not in err
