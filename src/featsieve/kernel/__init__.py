@@ -1,0 +1,40 @@
+"""Kernel family (seed 004): HSIC Lasso, NOCCO Lasso, their kernels and baselines.
+
+Composed of three parts (STYLE.md, habit 11): a *kernel* per feature and for
+the output (:mod:`._kernels`), a *blocking* of the samples with a streamed
+design that never builds the ``n^2 x d`` matrix (:mod:`._design`), and a
+*solver* on the Gram form (:mod:`._lars`; proximal for groups).
+"""
+
+from ._design import KernelDesign, make_blocks, pyhsiclasso_permutations
+from ._kernels import (
+    DeltaKernel,
+    GaussianKernel,
+    LookupGaussianKernel,
+    center_gram,
+    delta_kernel,
+    gaussian_kernel,
+    hsic,
+    normalize_gram,
+)
+from ._lars import LarsPath, nonnegative_lars
+from ._lasso import HSICLasso, NOCCOLasso, hsic_scores
+
+__all__ = [
+    "HSICLasso",
+    "NOCCOLasso",
+    "hsic_scores",
+    "GaussianKernel",
+    "LookupGaussianKernel",
+    "DeltaKernel",
+    "gaussian_kernel",
+    "delta_kernel",
+    "center_gram",
+    "normalize_gram",
+    "hsic",
+    "KernelDesign",
+    "make_blocks",
+    "pyhsiclasso_permutations",
+    "LarsPath",
+    "nonnegative_lars",
+]

@@ -1,0 +1,302 @@
+"""The feature-wise kernel design, streamed: what HSIC Lasso's solvers ask of the data.
+
+HSIC Lasso (seed 004 eq. (3)) is a non-negative Lasso whose design matrix has
+one column ``vec(K_bar^(k)) / ||K_bar^(k)||_F`` per feature: ``n^2`` rows
+(``n B M`` rows in block HSIC Lasso). The reference package builds that matrix
+(7.6 GB of float64 at ``n = d = 1000``). A Lasso on the Gram form needs far
+less: the vector ``h_k = <K_bar^(k), L_bar>`` and the Gram columns
+``G[:, l] = <K_bar^(k), K_bar^(l)>`` of the features that become active.
+:class:`KernelDesign` computes exactly those, streaming over chunks of features
+and recomputing the kernels of a chunk whenever a pass needs them, so memory
+is ``O(chunk n^2 + d n)`` whatever ``d``.
+
+Two identities keep a pass cheap (seed 004 §2.5):
+
+* ``<K_bar, V> = <K, V>`` for any centered ``V``: the kernels of a chunk are
+  never centered, only multiplied (a BLAS GEMM) with the centered targets.
+* ``||K_bar||_F^2 = ||K||_F^2 - (2/n) ||K 1||^2 + (1^T K 1)^2 / n^2``: the norm
+  needs the row sums and the sum of squares, not the centered matrix.
+
+NOCCO (seed 004 §2.6) replaces ``K_bar`` with ``K_bar (K_bar + eps n I)^{-1}``,
+which has no such shortcut: a chunk is centered and transformed explicitly.
+
+Blocking (block HSIC Lasso, Climente-Gonzalez et al. 2019, the reference
+package): the samples are permuted, cut into blocks of ``B`` and every block
+gets its own centered, normalized kernel; the design is the concatenation over
+blocks and permutations scaled by ``sqrt(1 / (n_blocks M))``. Plain HSIC Lasso
+is one block holding every sample.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from ._kernels import center_gram
+
+__all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations"]
+
+# below this share of ||K||_F^2 a block's centered kernel counts as zero (a column
+# constant inside the block); its design entries are set to 0 instead of rounding noise
+_ZERO_NORM = 1e-6
+_NORM_EPS = 1e-9  # the reference package's guard in ||K_bar|| + eps
+
+
+def pyhsiclasso_permutations(n_samples: int, n_permutations: int) -> np.ndarray:
+    """The sample permutations ``pyHSICLasso`` 1.4.2 uses for block HSIC Lasso.
+
+    The reference seeds NumPy's global generator with ``m`` and permutes the
+    previous permutation, for ``m = 0..M-1``. This function reproduces them
+    without touching the global generator, so that ours and the reference can
+    be compared on identical blocks (pass the result as ``permutations=``).
+
+    Parameters
+    ----------
+    n_samples : int
+    n_permutations : int
+
+    Returns
+    -------
+    permutations : ndarray of int, shape (n_permutations, n_samples)
+    """
+    index = np.arange(n_samples)
+    out = []
+    for m in range(n_permutations):
+        index = np.random.RandomState(m).permutation(index)
+        out.append(index)
+    return np.array(out, dtype=np.intp).reshape(n_permutations, n_samples)
+
+
+def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutations, rng):
+    """Sample indices of every block: an int array of shape (n_groups, block).
+
+    ``block_size = 0`` (or ``>= n_samples``) gives one block of all samples in
+    their order (plain HSIC Lasso, one permutation). Otherwise each of the
+    ``M`` permutations is cut into ``n_samples // block_size`` blocks; the last
+    ``n_samples % block_size`` samples of each permutation are left out, as the
+    reference does. With a single block ``M`` is 1 (reference behaviour).
+
+    Parameters
+    ----------
+    n_samples, block_size, n_permutations : int
+    permutations : array-like of shape (M, n_samples) or None
+        Explicit permutations; their number overrides ``n_permutations``.
+    rng : numpy.random.RandomState
+        Draws the permutations when ``permutations`` is None.
+
+    Returns
+    -------
+    blocks : ndarray of int, shape (n_blocks * M, B)
+    perms : ndarray of int, shape (M, n_samples) or None
+
+    Raises
+    ------
+    ValueError
+        Explicit permutations of the wrong shape or that are not permutations.
+    """
+    B = int(block_size)
+    if B == 0 or B >= n_samples:
+        return np.arange(n_samples)[None, :], None
+    n_blocks = n_samples // B
+    if permutations is not None:
+        perms = np.asarray(permutations)
+        if perms.ndim == 1:
+            perms = perms[None, :]
+        if perms.ndim != 2 or perms.shape[1] != n_samples:
+            raise ValueError(f"permutations must have shape (M, {n_samples}); got {perms.shape}.")
+        ok = (np.sort(perms, axis=1) == np.arange(n_samples)).all()
+        if not ok:
+            raise ValueError("Each row of permutations must be a permutation of 0..n_samples-1.")
+        perms = perms.astype(np.intp)
+    else:
+        M = int(n_permutations) if n_blocks > 1 else 1
+        perms = np.array([rng.permutation(n_samples) for _ in range(M)], dtype=np.intp)
+    if n_blocks == 1:
+        perms = perms[:1]
+    blocks = perms[:, : n_blocks * B].reshape(-1, B)
+    return blocks, perms
+
+
+def _nocco(Kc: np.ndarray, epsilon: float) -> np.ndarray:
+    """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64)."""
+    B = Kc.shape[-1]
+    A = Kc + (epsilon * B) * np.eye(B)
+    T = np.linalg.solve(A, Kc)
+    return 0.5 * (T + np.swapaxes(T, -1, -2))
+
+
+class KernelDesign:
+    """Feature-wise kernel design of ``(X, y)`` computed on demand.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+    kernel_x, kernel_y : kernel objects
+        See :mod:`featsieve.kernel._kernels`.
+    blocks : ndarray of int, shape (n_groups, B)
+        From :func:`make_blocks`.
+    measure : {"hsic", "nocco"}, default="hsic"
+    epsilon : float, default=1e-3
+        NOCCO's regularization.
+    dtype : {np.float32, np.float64}, default=np.float32
+        Precision of the streamed kernels (the targets and all sums that
+        LARS sees are float64).
+    chunk_size : int or None, default=None
+        Features per chunk; None keeps a chunk's kernels near 32 MB.
+    prefetch : int, default=16
+        Extra Gram columns computed in the same pass as a requested one, for
+        the features most likely to be asked for next (``hint``).
+    n_jobs : int or None, default=None
+        Chunks computed in parallel threads (results identical for any value).
+
+    Attributes
+    ----------
+    h : ndarray of shape (n_features,)
+        Normalized HSIC (or NOCCO) of each feature with ``y``: the Lasso's
+        ``X^T y`` (seed 004 eq. (4)).
+    hsic_raw : ndarray of shape (n_features,)
+        Unnormalized ``tr(K_bar L_bar)`` averaged over blocks.
+    n_passes : int
+        Passes over all features (kernel recomputations).
+    n_kernel_evaluations : int
+        Kernel entries computed.
+    """
+
+    def __init__(self, X, y, *, kernel_x, kernel_y, blocks, measure="hsic", epsilon=1e-3,
+                 dtype=np.float32, chunk_size=None, prefetch=16, n_jobs=None):
+        self.kx, self.ky = kernel_x, kernel_y
+        self.blocks = np.asarray(blocks, dtype=np.intp)
+        self.G, self.B = self.blocks.shape
+        self.P = self.B * self.B
+        self.measure = measure
+        self.epsilon = float(epsilon)
+        self.dtype = np.dtype(dtype)
+        self.prefetch = int(prefetch)
+        self.n_jobs = n_jobs
+        self.Z = np.ascontiguousarray(kernel_x.standardize(X).astype(self.dtype))  # (d, n)
+        self.d = self.Z.shape[0]
+        if chunk_size is None:
+            per = self.G * self.P * self.dtype.itemsize
+            chunk_size = int(max(1, min(256, (32 << 20) // max(per, 1))))
+        self.chunk_size = int(chunk_size)
+        self.n_passes = 0
+        self.n_kernel_evaluations = 0
+        self._cache: dict[int, np.ndarray] = {}
+        zy = kernel_y.standardize(np.asarray(y).reshape(-1, 1))
+        Ly = self._explicit(zy, kernel_y)  # (1, G, P) float64
+        ny = np.sqrt((Ly * Ly).sum(axis=-1))
+        self.wy = self._weights(ny, ny)[0]  # (G,)
+        norms, raw = self._scan(Ly.astype(self.dtype), need_norms=True)
+        self.wx = norms  # (d, G) weights
+        self.hsic_raw = raw[:, :, 0].mean(axis=1)
+        self.h = (self.wx * self.wy[None, :] * raw[:, :, 0]).sum(axis=1)
+
+    # ----------------------------------------------------------- helpers
+    def _weights(self, norms, ok_scale):
+        w = np.sqrt(1.0 / self.G) / (norms + _NORM_EPS)
+        return np.where(ok_scale > 0, w, 0.0)
+
+    def _explicit(self, z_rows: np.ndarray, kernel) -> np.ndarray:
+        """Centered (NOCCO-transformed) kernels of rows ``z`` (m, n): (m, G, P) float64."""
+        m = z_rows.shape[0]
+        out = np.empty((m, self.G, self.P))
+        for i in range(m):
+            K = kernel.gram(np.asarray(z_rows[i], dtype=np.float64)[self.blocks])
+            Kc = center_gram(K)
+            if self.measure == "nocco":
+                Kc = _nocco(Kc, self.epsilon)
+            out[i] = Kc.reshape(self.G, self.P)
+        return out
+
+    def _chunk(self, lo, hi, V, need_norms):
+        c = hi - lo
+        zb = self.Z[lo:hi][:, self.blocks]  # (c, G, B)
+        K = self.kx.gram(zb)  # (c, G, B, B)
+        norms = None
+        if self.measure == "nocco":
+            Kc = _nocco(center_gram(K), self.epsilon)
+            K = Kc.astype(self.dtype)
+            if need_norms:
+                fro2 = np.einsum("cgij,cgij->cgi", Kc, Kc).sum(axis=-1)
+                norms = (np.sqrt(np.maximum(fro2, 0.0)), fro2 > 0)
+        elif need_norms:
+            rs = K.sum(axis=-1, dtype=np.float64)  # (c, G, B)
+            fro2 = np.einsum("cgij,cgij->cgi", K, K).sum(axis=-1, dtype=np.float64)
+            nrm2 = fro2 - 2.0 * (rs * rs).sum(axis=-1) / self.B + rs.sum(axis=-1) ** 2 / self.P
+            ok = nrm2 > _ZERO_NORM * fro2
+            norms = (np.sqrt(np.maximum(nrm2, 0.0)), ok)
+        Kf = K.reshape(c, self.G, self.P)
+        if self.G == 1:
+            raw = (Kf[:, 0, :] @ V[:, 0, :].T)[:, None, :]
+        else:
+            raw = np.matmul(Kf.transpose(1, 0, 2), V.transpose(1, 2, 0)).transpose(1, 0, 2)
+        return norms, raw.astype(np.float64)
+
+    def _scan(self, V, need_norms=False):
+        """One pass over all features: raw dots (d, G, m) (and norms -> weights (d, G))."""
+        V = np.ascontiguousarray(V, dtype=self.dtype)
+        bounds = [(lo, min(lo + self.chunk_size, self.d)) for lo in range(0, self.d, self.chunk_size)]
+        if self.n_jobs in (None, 1) or len(bounds) == 1:
+            res = [self._chunk(lo, hi, V, need_norms) for lo, hi in bounds]
+        else:
+            res = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+                delayed(self._chunk)(lo, hi, V, need_norms) for lo, hi in bounds)
+        self.n_passes += 1
+        self.n_kernel_evaluations += self.d * self.G * self.P
+        raw = np.concatenate([r[1] for r in res], axis=0)
+        if not need_norms:
+            return None, raw
+        nrm = np.concatenate([r[0][0] for r in res], axis=0)
+        ok = np.concatenate([r[0][1] for r in res], axis=0)
+        return self._weights(nrm, ok.astype(float)), raw
+
+    # ------------------------------------------------------------ public
+    @property
+    def n_columns(self) -> int:
+        """Gram columns computed so far."""
+        return len(self._cache)
+
+    def columns(self, idx, hint=None) -> np.ndarray:
+        """Gram columns ``G[:, idx]`` of the normalized design, shape (d, len(idx)).
+
+        Missing columns are computed in one pass, together with up to
+        ``prefetch`` more for the features with the largest ``hint`` (e.g. the
+        current LARS correlations) that are not cached yet.
+        """
+        idx = [int(j) for j in idx]
+        missing = [j for j in dict.fromkeys(idx) if j not in self._cache]
+        if missing:
+            batch = list(missing)
+            if hint is not None and self.prefetch > 0:
+                taken = set(batch)
+                for j in np.argsort(-np.asarray(hint), kind="stable"):
+                    if len(batch) >= len(missing) + self.prefetch:
+                        break
+                    j = int(j)
+                    if j not in self._cache and j not in taken:
+                        batch.append(j)
+                        taken.add(j)
+            V = self._explicit(self.Z[batch].astype(np.float64), self.kx)
+            _, raw = self._scan(V)
+            cols = np.einsum("dg,dgm,mg->dm", self.wx, raw, self.wx[batch])
+            for t, j in enumerate(batch):
+                self._cache[j] = cols[:, t]
+        if not idx:
+            return np.empty((self.d, 0))
+        return np.column_stack([self._cache[j] for j in idx])
+
+    def full_gram(self, batch_bytes: int = 256 << 20) -> np.ndarray:
+        """The whole d x d Gram matrix (for the d x d baselines), in batches of columns."""
+        per = self.G * self.P * 8
+        step = int(max(1, batch_bytes // max(per, 1)))
+        saved, self.prefetch = self.prefetch, 0
+        try:
+            for lo in range(0, self.d, step):
+                todo = [j for j in range(lo, min(lo + step, self.d)) if j not in self._cache]
+                if todo:
+                    self.columns(todo)
+        finally:
+            self.prefetch = saved
+        Gm = self.columns(range(self.d))
+        return 0.5 * (Gm + Gm.T)
