@@ -85,13 +85,16 @@ def inflation_columns(rows: list) -> list:
     Returns
     -------
     columns : list of str
-        Every column whose name contains ``"inflat"`` or ``"optimism"``, in
+        Every column whose name contains ``"inflat"``, ``"optimism"``,
+        ``"noise"`` or ``"nested"`` (``compare --audit``: ``noise_inflation``,
+        ``noise_se``, ``noise_pool``, ``nested_cv``, ``nested_cv_sd``), in
         first-seen order.
     """
+    keys = ("inflat", "optimism", "noise", "nested")
     seen = []
     for r in rows:
         for k in r:
-            if k not in seen and ("inflat" in k.lower() or "optimism" in k.lower()):
+            if k not in seen and any(t in k.lower() for t in keys):
                 seen.append(k)
     return seen
 

@@ -1,0 +1,341 @@
+"""The HTML report, its data, the classic family's figures, --report/--seeds on the CLI,
+and the progress helper."""
+
+import base64
+import io
+import json
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import featsieve
+from featsieve.evaluation import compare_seeds
+from featsieve.progress import bar, is_enabled, track
+from featsieve.report import (
+    inflation_columns,
+    method_figures,
+    render_report,
+    report_data,
+    score_vs_features_data,
+    write_report,
+)
+from featsieve.report._classic import forward_plot_data, scores_plot_data
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ALWAYS = ["summary", "run", "data", "environment"]
+
+
+class _Page(HTMLParser):
+    """Collects section ids, images, links, table cells and the text of each section."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections, self.imgs, self.urls, self.figures = [], [], [], []
+        self.cells, self._in_cell, self.tables = [], False, {}
+        self._table = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.sections.append(a.get("id"))
+        if tag == "img":
+            self.imgs.append(a.get("src", ""))
+        if tag == "figure" and "data-method" in a:
+            self.figures.append(a["data-method"])
+        for k in ("src", "href"):
+            if k in a:
+                self.urls.append(a[k])
+        if tag == "table":
+            self._table = a.get("class", "")
+            self.tables.setdefault(self._table, [])
+        if tag == "tr" and self._table is not None:
+            self.tables[self._table].append([])
+        if tag in ("td", "th"):
+            self._in_cell = True
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            self._in_cell = False
+        if tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        if self._in_cell and self._table is not None and self.tables[self._table]:
+            self.tables[self._table][-1].append(data.strip())
+
+
+def _parse(html):
+    p = _Page()
+    p.feed(html)
+    return p
+
+
+@pytest.fixture(scope="module")
+def result():
+    from featsieve.datasets import load_sonar
+
+    X, y = load_sonar(return_X_y=True)
+    return featsieve.compare(X, y, methods=["cc", "forward", "embedded", "rfe"],
+                             estimator="tree", dataset="sonar")
+
+
+@pytest.fixture(scope="module")
+def seeds_result():
+    from featsieve.datasets import load_sonar
+
+    X, y = load_sonar(return_X_y=True)
+    return compare_seeds(X, y, seeds=[0, 1, 2], methods=["cc", "embedded"], estimator="tree",
+                         dataset="sonar")
+
+
+# ------------------------------------------------------------------ the page
+def test_report_has_every_section_and_is_self_contained(result, tmp_path):
+    path = write_report(tmp_path / "sub" / "r.html", result, command="featsieve compare")
+    html = path.read_text(encoding="utf-8")
+    page = _parse(html)
+    for sec in ["summary", "comparison", "score-vs-features", "method-figures"] + ALWAYS:
+        assert sec in page.sections, sec
+    assert "inflation" not in page.sections  # no audit columns in these rows
+    # every image is an embedded PNG; nothing points at the network
+    assert len(page.imgs) >= 4
+    for src in page.imgs:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == PNG_MAGIC
+    assert not [u for u in page.urls if u.startswith(("http:", "https:", "//"))]
+    # the comparison table: one row per method, in order, with the test scores
+    rows = page.tables["comparison"][1:]
+    assert [r[0] for r in rows] == ["all", "cc", "forward", "embedded", "rfe"]
+    assert [float(r[3]) for r in rows] == pytest.approx(
+        [x["test_score"] for x in result.rows], abs=5e-5)
+    # classic figures: forward's rounds and the importances/scores; rfe (sklearn) has none
+    assert page.figures.count("forward") == 1 and page.figures.count("embedded") == 1
+    assert "rfe" not in page.figures
+    assert result.fingerprint["sha256"] in html and "scikit-learn" in html
+
+
+def test_report_sections_for_several_seeds(seeds_result):
+    page = _parse(render_report(seeds_result))
+    assert {"comparison", "score-vs-features"} <= set(page.sections)
+    rows = page.tables["comparison"][1:]
+    cc = next(r for r in rows if r[0] == "cc")
+    tests = [x["test_score"] for run in seeds_result.runs for x in run.rows if x["method"] == "cc"]
+    mean, sd = cc[4].split(" ± ")
+    assert float(mean) == pytest.approx(np.mean(tests), abs=5e-5)
+    assert float(sd) == pytest.approx(np.std(tests, ddof=1), abs=5e-3)
+
+
+def test_inflation_section_appears_with_audit_columns(result):
+    import copy
+
+    audited = copy.copy(result)
+    audited.rows = [dict(r, noise_inflation=0.01 * i, nested_cv=0.7) for i, r in
+                    enumerate(result.rows)]
+    assert inflation_columns(audited.rows) == ["noise_inflation", "nested_cv"]
+    page = _parse(render_report(audited))
+    assert "inflation" in page.sections
+    head = page.tables["comparison"][0]
+    assert "noise inflation" in head and "nested cv" in head
+    infl = page.tables["inflation"]
+    assert len(infl) == 1 + len(result.rows) and infl[3][1] == "forward"
+    assert float(infl[3][5]) == pytest.approx(0.02)
+
+
+def test_reproduce_result_report(tmp_path):
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from featsieve.reproduce import ReproduceResult
+
+    fig = Figure()
+    fig.add_subplot().plot([0, 1], [1, 0])
+    png = tmp_path / "curve.png"
+    fig.savefig(png)
+    res = ReproduceResult("demo", tables={"Table 1": pd.DataFrame({"k": [1, 2], "f1": [.5, .7]})},
+                          notes=["a note"], figures=[str(png)], params={"full": False})
+    page = _parse(render_report(res))
+    assert {"summary", "tables", "figures", "notes", "run"} <= set(page.sections)
+    assert "comparison" not in page.sections
+    assert page.tables[""][0] == ["k", "f1"] and page.tables[""][2] == ["2", "0.7000"]
+    assert len(page.imgs) == 1
+
+
+def test_write_report_refuses_a_directory(result, tmp_path):
+    with pytest.raises(ValueError, match="directory"):
+        write_report(tmp_path, result)
+
+
+# ------------------------------------------------------------------ the data
+def test_score_vs_features_data_single_and_seeds(result, seeds_result):
+    d = score_vs_features_data(result)
+    assert d["metric"] == "accuracy" and d["greater_is_better"] and d["n_features"] == 60
+    assert [p["method"] for p in d["points"]] == ["cc", "forward", "embedded", "rfe"]
+    for p, r in zip(d["points"], result.rows[1:]):
+        assert (p["n_selected"], p["test"]) == (r["n_selected"], r["test_score"])
+        assert p["test_std"] is None
+    assert d["all"]["n_selected"] == 60
+    s = score_vs_features_data(seeds_result)
+    emb = next(p for p in s["points"] if p["method"] == "embedded")
+    ns = [x["n_selected"] for run in seeds_result.runs for x in run.rows
+          if x["method"] == "embedded"]
+    assert emb["n_selected"] == pytest.approx(np.mean(ns))
+    assert emb["n_selected_std"] == pytest.approx(np.std(ns, ddof=1))
+    assert s["n_runs"] == 3
+
+
+def test_report_data_is_json_and_holds_the_comparison(result):
+    d = json.loads(json.dumps(report_data(result)))
+    base = result.to_dict()
+    for k in ("dataset", "n_samples", "n_features", "results", "fingerprint", "params"):
+        assert d[k] == json.loads(json.dumps(base[k]))
+    assert d["chart"] == json.loads(json.dumps(score_vs_features_data(result)))
+    assert d["run_params"]["seeds"] == [0] and d["environment"]["numpy"] == np.__version__
+
+
+def test_forward_plot_data_matches_history(result):
+    sel = result.selectors["forward"]
+    d = forward_plot_data(sel)
+    assert d["round"] == list(range(1, len(sel.history_) + 1))
+    assert d["added"] == [h["added"] for h in sel.history_]
+    assert d["score"] == [h["score"] for h in sel.history_]
+    # every accepted round improves on the previous one; the final set's score is the last
+    accepted = [s for s, a in zip(d["score"], d["accepted"]) if a]
+    assert accepted == sorted(accepted) and d["selection_score"] == accepted[-1]
+
+
+def test_scores_plot_data_hand_case():
+    class Fake:
+        scores_ = np.array([0.1, 0.0, 0.5, 0.1, 0.3])
+        support_ = np.array([False, False, True, False, True])
+        feature_names_in_ = np.array(["a", "b", "c", "d", "e"], dtype=object)
+        threshold = 0.2
+
+    d = scores_plot_data(Fake(), top=3)
+    assert d["name"] == ["c", "e", "a"] and d["score"] == [0.5, 0.3, 0.1]
+    assert d["selected"] == [True, True, False] and d["threshold"] == 0.2
+    assert scores_plot_data(Fake())["name"] == ["c", "e", "a", "d"]  # zero score left out
+
+
+def test_family_dispatch_skips_missing_and_reports_broken(result, monkeypatch):
+    import copy
+    import types
+
+    class Missing:  # a family whose report module does not exist
+        pass
+
+    class Broken:
+        pass
+
+    Missing.__module__ = "featsieve.nosuchfamily"
+    Broken.__module__ = "featsieve.brokenfamily"
+    mod = types.ModuleType("featsieve.report._brokenfamily")
+
+    def figures(method, selector):
+        raise RuntimeError("boom")
+
+    mod.figures = figures
+    monkeypatch.setitem(sys.modules, "featsieve.report._brokenfamily", mod)
+    r = copy.copy(result)
+    r.selectors = {**result.selectors, "m": Missing(), "b": Broken()}
+    figs, problems = method_figures(r)
+    assert [m for m, _, _ in figs] == ["cc", "forward", "embedded"]
+    assert len(problems) == 1 and "b" in problems[0] and "boom" in problems[0]
+    page = _parse(render_report(r))
+    assert "notes" in page.sections
+
+
+# ------------------------------------------------------------------ the CLI
+def test_cli_compare_report_and_json(tmp_path, capsys):
+    from featsieve.cli import main
+
+    html, js = tmp_path / "r.html", tmp_path / "r.json"
+    rc = main(["compare", "--methods", "cc,embedded", "--model", "tree", "--seeds", "2",
+               "--seed", "5", "--report", str(html), "--json", str(js), "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "seeds 5, 6" in out and f"wrote {html}" in out
+    d = json.loads(js.read_text())
+    assert d["seeds"] == [5, 6] and [r["random_state"] for r in d["runs"]] == [5, 6]
+    assert "--seeds 2" in d["command"]
+    page = _parse(html.read_text())
+    assert set(ALWAYS + ["comparison", "score-vs-features"]) <= set(page.sections)
+
+
+@pytest.mark.parametrize("text,first,expected", [
+    ("3", 5, [5, 6, 7]), ("0,2,9", 0, [0, 2, 9]), ("4,", 0, [4]), (None, 0, None)])
+def test_parse_seeds(text, first, expected):
+    from featsieve.cli import _parse_seeds
+
+    assert _parse_seeds(text, first) == expected
+
+
+@pytest.mark.parametrize("bad", ["x", "0", "1,1"])
+def test_cli_bad_seeds_one_line(bad, capsys):
+    from featsieve.cli import main
+
+    rc = main(["compare", "--methods", "cc", "--seeds", bad, "-q"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "seeds" in err and len(err.strip().splitlines()) == 1
+
+
+def test_compare_seeds_n_jobs_identical():
+    from featsieve.datasets import load_sonar
+
+    X, y = load_sonar(return_X_y=True)
+    kw = dict(seeds=[0, 1], methods=["cc", "forward"], estimator="tree")
+    a, b = compare_seeds(X, y, n_jobs=1, **kw), compare_seeds(X, y, n_jobs=2, **kw)
+    for ra, rb in zip(a.runs, b.runs):
+        assert [{k: v for k, v in r.items() if k != "seconds"} for r in ra.rows] == \
+            [{k: v for k, v in r.items() if k != "seconds"} for r in rb.rows]
+    assert a.runs[0].rows != a.runs[1].rows  # another seed, another split
+    with pytest.raises(ValueError, match="distinct"):
+        compare_seeds(X, y, seeds=[1, 1], methods=["cc"])
+
+
+# ------------------------------------------------------------------ progress
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_only_on_a_terminal(monkeypatch):
+    assert not is_enabled(True, stream=io.StringIO())
+    assert not is_enabled(False, stream=_Tty()) and not is_enabled(None, stream=_Tty())
+    assert is_enabled(True, stream=_Tty())
+    # off: items unchanged, tqdm untouched
+    assert list(track(iter(range(4)), desc="x", enabled=True)) == [0, 1, 2, 3]
+    b = bar(3, enabled=False)
+    b.update(2)
+    assert b.n == 2
+    # on (fake terminal): a real bar that counts and shows a rate
+    err = _Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert list(track(range(5), desc="steps", enabled=True, leave=True)) == list(range(5))
+    text = err.getvalue()
+    assert "steps" in text and "5/5" in text and "it/s" in text
+
+
+# ------------------------------------------------------------------ chromium
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian chromium not installed")
+def test_report_renders_in_headless_chromium(result, tmp_path):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        from render_report import screenshot
+    finally:
+        sys.path.pop(0)
+    html = write_report(tmp_path / "r.html", result)
+    png = screenshot(html, tmp_path / "r.png", height=1600)
+    data = png.read_bytes()
+    assert data[:8] == PNG_MAGIC and len(data) > 50_000  # a drawn page, not a blank one
+
+
+def test_import_featsieve_report_is_light():
+    code = ("import sys, featsieve, featsieve.report, featsieve.progress; "
+            "print(sorted(m for m in ('matplotlib', 'jinja2', 'tqdm') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
