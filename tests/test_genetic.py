@@ -1,0 +1,310 @@
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.metrics import f1_score
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from featsieve.evaluation import area_under_front
+from featsieve.genetic import (
+    FASTENER,
+    POSS,
+    BitFlipMutation,
+    InformationGainCrossover,
+    ParetoFront,
+    RandomMatingPool,
+    f1_from_labels,
+    from_bits,
+    half_plus_one,
+    log2_plus_one,
+    popcount,
+    sqrt_plus_one,
+    to_bits,
+)
+from featsieve.genetic._bitset import bits_from_mask
+from featsieve.genetic._operators import FrontItem
+
+
+# ------------------------------------------------------------------ bitsets
+def test_bitset_is_little_endian_as_in_the_seed():
+    # seed §3: "binary string 11010 represents features 0, 1 and 3 ... decimal number 11"
+    assert to_bits([0, 1, 3]) == 11
+    np.testing.assert_array_equal(from_bits(11, 6), [0, 1, 3])
+    # adding features keeps the number
+    np.testing.assert_array_equal(from_bits(11, 100), [0, 1, 3])
+    assert popcount(11) == 3
+    assert bits_from_mask([True, True, False, True, False, False]) == 11
+    assert to_bits([]) == 0 and from_bits(0, 5).size == 0
+    big = to_bits([0, 700, 9999])
+    np.testing.assert_array_equal(from_bits(big, 10000), [0, 700, 9999])
+
+
+# ---------------------------------------------------------------- operators
+def test_gene_scalings():
+    assert [half_plus_one(x) for x in (0, 1, 2, 5, 8)] == [1, 1, 2, 3, 5]
+    assert [sqrt_plus_one(x) for x in (0, 1, 4, 9, 10)] == [1, 2, 3, 4, 4]
+    assert [log2_plus_one(x) for x in (0, 1, 3, 7)] == [1, 2, 3, 4]
+
+
+def test_crossover_intersection_plus_exact_weighted_picks():
+    a = to_bits([0, 1, 2, 3, 4, 5])  # |a| = 6
+    b = to_bits([0, 1, 6, 7])  # |b| = 4; XOR = {2,3,4,5,6,7}; addNum = floor(2/2)+1 = 2
+    w = np.zeros(10)
+    w[[4, 7]] = [0.3, 0.1]  # only two XOR genes carry information
+    w[[0, 1, 8, 9]] = 5.0  # heavy genes outside the XOR must never be drawn
+    cx = InformationGainCrossover()
+    for seed in range(20):
+        child = cx(a, b, w, np.random.default_rng(seed))
+        assert child == to_bits([0, 1, 4, 7])  # intersection {0,1} + the two informative
+    # order of the parents does not matter (the larger one is item1)
+    assert cx(b, a, w, np.random.default_rng(0)) == to_bits([0, 1, 4, 7])
+
+
+def test_crossover_picks_never_leave_the_xor_and_follow_the_weights():
+    rng = np.random.default_rng(0)
+    cx = InformationGainCrossover()
+    w = rng.random(40)
+    for _ in range(300):
+        a = bits_from_mask(rng.random(40) < 0.3)
+        b = bits_from_mask(rng.random(40) < 0.2)
+        child = cx(a, b, w, rng)
+        inter, xor = a & b, a ^ b
+        assert child & inter == inter  # intersection kept
+        assert child & ~(inter | xor) == 0  # nothing outside a | b
+        diff = abs(popcount(a) - popcount(b))
+        assert popcount(child) == popcount(inter) + min(diff // 2 + 1, popcount(xor))
+    # one pick among two XOR genes with weights 3:1 -> the first in ~75% of draws
+    a, b = to_bits([0, 1]), to_bits([2])  # XOR {0,1,2}: diff 1 -> addNum 1
+    w = np.array([3.0, 0.0, 1.0])
+    picks = [cx(a, b, w, rng) for _ in range(4000)]
+    share = np.mean([p == to_bits([0]) for p in picks])
+    assert set(picks) == {to_bits([0]), to_bits([2])}
+    assert share == pytest.approx(0.75, abs=0.025)
+    # all weights zero in the XOR: uniform, still inside
+    picks = {cx(to_bits([0, 1, 2]), to_bits([3]), np.zeros(5), rng) for _ in range(200)}
+    assert picks == {to_bits([k, j]) for k in range(4) for j in range(4) if k < j}
+
+
+def test_identical_parents_give_the_parent():
+    a = to_bits([2, 5])
+    assert InformationGainCrossover()(a, a, np.ones(8), np.random.default_rng(0)) == a
+
+
+def test_mutation_rate_and_exact_flips():
+    n = 200
+    item = to_bits([1, 2, 3])
+    # a = N: every bit flips
+    assert BitFlipMutation(a=n)(item, n, np.random.default_rng(0)) == ((1 << n) - 1) ^ item
+    # the flips are exactly Bernoulli(a/N) draws of the generator
+    got = BitFlipMutation(a=3)(item, n, np.random.default_rng(7))
+    want = item ^ bits_from_mask(np.random.default_rng(7).random(n) < 3 / n)
+    assert got == want
+    rng = np.random.default_rng(1)
+    for a in (1, 5):
+        mut = BitFlipMutation(a=a)
+        flips = [popcount(mut(item, n, rng) ^ item) for _ in range(3000)]
+        assert np.mean(flips) == pytest.approx(a, rel=0.06)
+    # a rate that changes during the run
+    sched = BitFlipMutation(a=lambda gen: 1 + gen)
+    assert sched.probability(n, 0) == 1 / n and sched.probability(n, 4) == 5 / n
+
+
+def test_mating_pool_draws_distinct_items_and_mates_every_pair():
+    pool = RandomMatingPool(3)
+    pop = [to_bits([i]) for i in range(10)]
+    got = pool.select(pop, np.random.default_rng(0))
+    assert len(set(got)) == 3
+    assert len(pool.pairs(got)) == 3
+    assert pool.select(pop[:2], np.random.default_rng(0)) != []
+    assert len(pool.select(pop[:2], np.random.default_rng(0))) == 2
+
+
+def test_pareto_front_dominance_removal():
+    front = ParetoFront()
+    for cols, score in [([0], 0.5), ([0, 1], 0.7), ([0, 1, 2], 0.6), ([0, 1, 2, 3], 0.9),
+                        ([4, 5], 0.65), ([0, 1, 2, 3, 4], 0.9)]:
+        front.offer(FrontItem(to_bits(cols), score))
+    removed = front.remove_dominated()
+    assert front.pairs() == [(1, 0.5), (2, 0.7), (4, 0.9)]
+    assert sorted(popcount(it.bits) for it in removed) == [3, 5]
+    assert front[2].bits == to_bits([0, 1])  # 0.65 < 0.7 did not replace the incumbent
+    front.offer(FrontItem(to_bits([7, 8]), 0.95))  # a small item dominating larger ones
+    front.remove_dominated()
+    assert front.pairs() == [(1, 0.5), (2, 0.95)]
+    assert front.opt(1) == 0.5 and front.opt(10) == 0.95
+
+
+def test_area_under_front_hand_made():
+    # opt(1..4) = 0.5, 0.5, 0.8, 0.8 -> 0.65
+    assert area_under_front({1: 0.5, 3: 0.8}, max_features=4) == pytest.approx(0.65)
+    # a larger but worse item changes nothing; items beyond K are ignored
+    assert area_under_front([(1, 0.5), (3, 0.8), (4, 0.7), (9, 1.0)], 4) == pytest.approx(0.65)
+    # no item of size 1: opt(1) = empty_score
+    assert area_under_front({2: 0.6}, 3) == pytest.approx((0 + 0.6 + 0.6) / 3)
+    assert area_under_front({2: 0.6}, 3, empty_score=0.1) == pytest.approx((0.1 + 1.2) / 3)
+    df = pd.DataFrame({"size": [1, 3], "score": [0.5, 0.8]})
+    assert area_under_front(df, 4) == pytest.approx(0.65)
+    # default K = 20
+    assert area_under_front({1: 1.0}) == 1.0
+    with pytest.raises(ValueError, match="max_features"):
+        area_under_front({1: 1.0}, 0)
+
+
+def test_f1_matches_scikit_learn():
+    rng = np.random.default_rng(0)
+    t, p = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    assert f1_from_labels(t, p, 2, "binary") == pytest.approx(f1_score(t, p))
+    t, p = rng.integers(0, 5, 300), rng.integers(0, 4, 300)
+    assert f1_from_labels(t, p, 5, "macro") == pytest.approx(f1_score(t, p, average="macro"))
+    assert f1_from_labels(t, p, 5, "weighted") == pytest.approx(
+        f1_score(t, p, average="weighted"))
+
+
+# ---------------------------------------------------------------- FASTENER
+@pytest.fixture(scope="module")
+def five_of_sixty():
+    # the first 5 columns are informative (shuffle=False); 3 clusters per class so
+    # that one or two columns are not enough
+    X, y = make_classification(n_samples=1000, n_features=60, n_informative=5, n_redundant=0,
+                               n_repeated=0, n_clusters_per_class=3, class_sep=1.0,
+                               shuffle=False, random_state=0)
+    return X, y
+
+
+def test_fastener_recovers_informative_features(five_of_sixty):
+    X, y = five_of_sixty
+    sel = FASTENER(n_generations=40, random_state=0).fit(X, y)
+    front = sel.pareto_front_
+    # best item with at most 5 features (the front's size-5 entry, or a smaller dominating one)
+    row = front[front["size"] <= 5].iloc[-1]
+    informative = set(range(5))
+    assert row["size"] == 5
+    assert len(informative & set(row["columns"])) >= 4  # acceptance of issue 5
+    assert set(np.flatnonzero(sel.support_)) & informative
+    # the front is Pareto: sizes and scores both strictly increase
+    assert front["size"].is_monotonic_increasing and front["score"].is_monotonic_increasing
+    assert len(set(front["score"])) == len(front)
+    assert sel.n_model_fits_ == sel.n_evaluations_ == sum(h["n_new"] for h in sel.history_)
+    assert sel.history_[-1]["auf"] == pytest.approx(area_under_front(front))
+
+
+def test_fastener_same_seed_same_front_and_n_jobs_identical(five_of_sixty):
+    X, y = five_of_sixty
+    kw = dict(n_generations=12, random_state=3)
+    a = FASTENER(n_jobs=1, **kw).fit(X, y)
+    b = FASTENER(n_jobs=2, **kw).fit(X, y)
+    c = FASTENER(n_jobs=1, **kw).fit(X, y)
+    pd.testing.assert_frame_equal(a.pareto_front_, b.pareto_front_)
+    pd.testing.assert_frame_equal(a.pareto_front_, c.pareto_front_)
+    assert a.history_ == b.history_ == c.history_
+    d = FASTENER(n_generations=12, random_state=4).fit(X, y)
+    assert d.history_ != a.history_
+
+
+def test_fastener_budget_and_cache(five_of_sixty):
+    X, y = five_of_sixty
+    sel = FASTENER(n_generations=500, max_evaluations=57, random_state=0).fit(X, y)
+    assert sel.n_evaluations_ == 57
+    assert sel.history_[-1]["n_evaluations"] == 57
+    assert sel.n_cache_hits_ > 0  # carried-over items that no flip changed come back cached
+    hits = sum(h["cache_hits"] for h in sel.history_)
+    assert hits == sel.n_cache_hits_
+
+
+def test_front_scores_are_selection_val_scores_of_a_refit(five_of_sixty):
+    X, y = five_of_sixty
+    Xt, yt, Xv, yv = X[:400], y[:400], X[400:], y[400:]
+    tree = DecisionTreeClassifier(random_state=0)
+    sel = FASTENER(tree, n_generations=6, random_state=0).fit(Xt, yt, X_val=Xv, y_val=yv)
+    for _, row in sel.pareto_front_.iterrows():
+        cols = list(row["columns"])
+        m = DecisionTreeClassifier(random_state=0).fit(Xt[:, cols], yt)
+        assert row["score"] == pytest.approx(f1_score(yv, m.predict(Xv[:, cols])))
+        assert row["bits"] == to_bits(cols)
+
+
+def test_purge_drops_the_gene_whose_permutation_costs_least():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 6))
+    y = (X[:, 0] > 0).astype(int)
+    # one item {0, 3}: no flips (a=0), a single item cannot mate; generation 1 purges
+    sel = FASTENER(n_generations=1, mutation=BitFlipMutation(a=0), initial=[[0, 3]],
+                   purge_front=1, reset_to_front=1, random_state=0).fit(X, y)
+    assert sel.n_evaluations_ == 2  # the item and its purged child {0}
+    assert sel.n_permutation_predictions_ == 2
+    assert sel.pareto_front_["columns"].tolist()[0] == (0,)
+    assert sel.history_[1]["cache_hits"] == 1 and sel.history_[1]["purged"]
+
+
+def test_select_rules(five_of_sixty):
+    X, y = five_of_sixty
+    base = FASTENER(n_generations=10, random_state=0, select="best").fit(X, y)
+    front = base.pareto_front_
+    assert base.selected_size_ == front["size"].iloc[-1]
+    tol = float(front["score"].max() - front["score"].iloc[0]) + 1e-9
+    plateau = FASTENER(n_generations=10, random_state=0, select="plateau", tol=tol).fit(X, y)
+    assert plateau.selected_size_ == front["size"].iloc[0]
+    k2 = FASTENER(n_generations=10, random_state=0, select=2).fit(X, y)
+    want = front[front["size"] <= 2]
+    assert k2.selected_size_ == want["size"].iloc[-1]
+    assert k2.selection_score_ == want["score"].iloc[-1]
+    np.testing.assert_array_equal(k2.support_, k2.front_support(k2.selected_size_))
+
+
+def test_regression_uses_neg_rmse():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(300, 10))
+    y = 3 * X[:, 2] + rng.normal(scale=0.1, size=300)
+    sel = FASTENER(n_generations=5, random_state=0, initial=[[2]]).fit(X, y)
+    assert sel.scoring_ == "neg_rmse"
+    assert (sel.pareto_front_["score"] < 0).all()
+    assert sel.support_[2]
+
+
+def test_input_not_modified(five_of_sixty):
+    X, y = five_of_sixty
+    Xc, yc = X.copy(), y.copy()
+    FASTENER(n_generations=3, random_state=0).fit(X, y)
+    POSS(n_generations=20, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(X, Xc)
+    np.testing.assert_array_equal(y, yc)
+
+
+# -------------------------------------------------------------------- POSS
+def test_poss_archive_and_determinism(five_of_sixty):
+    X, y = five_of_sixty
+    a = POSS(n_generations=150, random_state=0, max_size=8).fit(X, y)
+    b = POSS(n_generations=150, random_state=0, max_size=8).fit(X, y)
+    pd.testing.assert_frame_equal(a.pareto_front_, b.pareto_front_)
+    assert a.pareto_front_["size"].iloc[0] == 0  # starts from the empty set
+    assert a.pareto_front_["size"].max() <= 8
+    assert a.history_[-1]["generation"] == 150
+    # one offspring per iteration: new, cached, or discarded for being larger than max_size
+    assert all(h["n_new"] + h["cache_hits"] <= 1 for h in a.history_[1:])
+    assert a.n_evaluations_ == 1 + sum(h["n_new"] for h in a.history_[1:])
+    # batches evaluated in parallel give the same archive
+    c = POSS(n_generations=30, batch_size=4, random_state=1, n_jobs=1).fit(X, y)
+    d = POSS(n_generations=30, batch_size=4, random_state=1, n_jobs=2).fit(X, y)
+    pd.testing.assert_frame_equal(c.pareto_front_, d.pareto_front_)
+    assert c.history_ == d.history_
+
+
+# ------------------------------------------------------------ registration
+def test_registered_methods_run_in_compare(sonar):
+    import featsieve
+    from featsieve.evaluation import compare
+
+    names = set(featsieve.methods("classification"))
+    assert {"fastener", "poss", "dt-forward", "kbest", "relieff"} <= names
+    res = compare(*sonar, methods=["fastener", "poss", "kbest", "relieff"], estimator="tree",
+                  random_state=0)
+    rows = {r["method"]: r for r in res.rows}
+    assert rows["fastener"]["model_fits"] > 100
+    assert rows["fastener"]["tuned"].startswith("size=")
+    assert 0 < rows["relieff"]["n_selected"] < 60
+
+
+@parametrize_with_checks([FASTENER(n_generations=2), POSS(n_generations=5)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
