@@ -86,7 +86,7 @@ def _forward_figure(method, selector):
     from matplotlib.figure import Figure
 
     d = forward_plot_data(selector)
-    fig = Figure(figsize=(7.5, 3.6), layout="constrained")
+    fig = Figure(figsize=(6.4, 3.6), layout="constrained")
     ax = fig.add_subplot()
     ax.plot(d["round"], d["score"], color="0.6", zorder=1)
     colors = ["tab:blue" if a else "tab:red" for a in d["accepted"]]
@@ -107,9 +107,9 @@ def _forward_figure(method, selector):
 def _scores_figure(method, selector, what):
     from matplotlib.figure import Figure
 
-    d = scores_plot_data(selector)
+    d = scores_plot_data(selector, top=20)
     n = len(d["name"])
-    fig = Figure(figsize=(7.5, max(2.5, 0.2 * n + 1)), layout="constrained")
+    fig = Figure(figsize=(6.4, max(2.5, 0.17 * n + 1)), layout="constrained")
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     ax.barh(y, d["score"], color=["tab:blue" if s else "0.75" for s in d["selected"]])

@@ -338,16 +338,13 @@ def score_vs_features_figure(result):
     from matplotlib.figure import Figure
 
     d = score_vs_features_data(result)
-    fig = Figure(figsize=(8, 4.8), layout="constrained")
+    fig = Figure(figsize=(9, 5.2), layout="constrained")
     ax = fig.add_subplot()
-    cmap = _colors(len(d["points"]))
-    for p, c in zip(d["points"], cmap):
-        if p["test"] is None:
-            continue
+    pts = [p for p in d["points"] if p["test"] is not None]
+    styles = _styles(len(pts))
+    for p, (c, marker) in zip(pts, styles):
         ax.errorbar(p["n_selected"], p["test"], xerr=p["n_selected_std"], yerr=p["test_std"],
-                    fmt="o", ms=7, color=c, capsize=3, label=p["method"])
-        ax.annotate(p["method"], (p["n_selected"], p["test"]), textcoords="offset points",
-                    xytext=(6, 4), fontsize=8, color=c)
+                    fmt=marker, ms=7, color=c, mec="white", mew=0.6, capsize=3, alpha=0.9)
     base = d["all"]
     if base is not None and base["test"] is not None:
         ax.axhline(base["test"], color="0.3", ls="--", lw=1.2,
@@ -360,20 +357,56 @@ def score_vs_features_figure(result):
         ax.set_xlim(left=0.8, right=d["n_features"] * 1.3)
     else:
         ax.set_xlim(left=0, right=d["n_features"] * 1.05 + 1)
+    _label_points(ax, pts, styles, d["n_features"], log=d["n_features"] > 100)
     ax.set_xlabel("number of selected features")
     better = "higher" if d["greater_is_better"] else "lower"
     ax.set_ylabel(f"test {d['metric']} ({better} is better)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best", ncols=2)
+    if base is not None:
+        ax.legend(fontsize=8, loc="lower right")
     seeds = f"mean ± sd over {d['n_runs']} seeds" if d["n_runs"] > 1 else "one seed"
     return (f"Test {d['metric']} against number of features ({seeds})", fig)
 
 
-def _colors(n):
+def _styles(n):
+    """(colour, marker) per point: the ten dark tab10 colours, then a new marker shape."""
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
+    cmap = colormaps["tab10"]
+    markers = "osD^vPX*"
+    return [(cmap(i % 10), markers[(i // 10) % len(markers)]) for i in range(n)]
+
+
+def _label_points(ax, pts, styles, n_features, *, log=False):
+    """One label per group of points that would print on top of each other.
+
+    Points closer than 3% of the axes (in both directions) share one label,
+    "a, b", so coinciding methods stay readable instead of overprinting.
+    """
+    if not pts:
+        return
+    xs = np.array([p["n_selected"] for p in pts], dtype=float)
+    ys = np.array([p["test"] for p in pts], dtype=float)
+    xn = np.log10(np.maximum(xs, 1)) / max(np.log10(n_features * 1.3), 1e-9) if log else \
+        xs / (n_features * 1.05 + 1)
+    span = max(float(ys.max() - ys.min()), 1e-12)
+    yn = (ys - ys.min()) / span
+    groups: list = []
+    for i in range(len(pts)):
+        for g in groups:
+            j = g[0]
+            if abs(xn[i] - xn[j]) < 0.03 and abs(yn[i] - yn[j]) < 0.03:
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    for g in groups:
+        j = g[0]
+        text = ", ".join(pts[i]["method"] for i in g)
+        right = xn[j] < 0.8  # labels of points near the right edge go to their left
+        ax.annotate(text, (xs[j], ys[j]), textcoords="offset points",
+                    xytext=(7, 4) if right else (-7, 4), ha="left" if right else "right",
+                    fontsize=8.5, color=styles[j][0])
 
 
 def method_figures(result) -> tuple[list, list]:

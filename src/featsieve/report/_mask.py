@@ -13,12 +13,16 @@ import numpy as np
 __all__ = ["mask_plot_data", "figures", "plot_remaining", "plot_loss"]
 
 
-def mask_plot_data(selector) -> dict:
+def mask_plot_data(selector, *, slack=None, n_features=None) -> dict:
     """The series behind the figures, from a fitted GBMO/FLBMO.
 
     Parameters
     ----------
     selector : fitted GBMO or FLBMO
+    slack, n_features : float or int, optional
+        Draw the run GBMO with this ``mu`` (or FLBMO with this ``eta``) makes
+        on the selector's path (:meth:`~featsieve.GBMO.history_for`) instead
+        of the selector's own ``history_``.
 
     Returns
     -------
@@ -28,7 +32,10 @@ def mask_plot_data(selector) -> dict:
         ``accepted`` (bool), ``base_loss`` (loss with no mask),
         ``n_features`` (features at the start), ``loss_name``.
     """
-    h = selector.history_
+    if slack is None and n_features is None:
+        h = selector.history_
+    else:
+        h = selector.history_for(slack=slack, n_features=n_features)
     rem = selector.path_["n_remaining"]
     return {
         "iteration": np.array([r["iteration"] for r in h], dtype=np.int64),
