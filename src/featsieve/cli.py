@@ -345,8 +345,10 @@ def list_methods(task):
 @click.option("--out-dir", type=click.Path(file_okay=False), default="featsieve-reproduce",
               show_default=True, help="Where figures are written.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML report (tables, notes, figures) here.")
 @click.option("--quiet", "-q", is_flag=True)
-def reproduce(name, full, seed, out_dir, json_path, quiet):
+def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
     """Reproduce a seed's experiments: gbmo, hsic, fastener, pclfs or lesson."""
     import pandas as pd
 
@@ -371,6 +373,14 @@ def reproduce(name, full, seed, out_dir, json_path, quiet):
         click.echo(f"figure: {fig}")
     if json_path:
         Path(json_path).write_text(json.dumps(res.to_dict(), indent=2, default=str))
+    if report_path:
+        from .report import write_report
+
+        try:
+            write_report(report_path, res, command=_command_line(click.get_current_context()))
+        except (OSError, ValueError) as exc:
+            _fail(exc)
+        click.echo(f"wrote {report_path}")
 
 
 def main(argv=None) -> int:
