@@ -75,16 +75,18 @@ class _Replay:
         if name not in _RESPONSE_METHODS:
             return getattr(self._model, name)
         real = getattr(self._model, name)  # AttributeError when the model lacks it
-        if self._record:
-            def call(X):
+
+        def call(X):
+            if self._record:
                 self._asked.append(name)
                 return real(X)
-            return call
-        if name not in self._outputs:
-            raise RuntimeError(f"The scorer asked for {name}, which it did not read on the "
-                               "unmasked rows; use a scorer that reads one fixed output.")
-        out = self._outputs[name]
-        return lambda X: out
+            if name not in self._outputs:
+                raise RuntimeError(f"The scorer asked for {name}, which it did not read on "
+                                   "the unmasked rows; use a scorer that reads one output.")
+            return self._outputs[name]
+
+        call.__name__ = name  # scikit-learn reads the response method's name
+        return call
 
 
 class _Loss:
@@ -463,14 +465,10 @@ class _MaskEliminationBase(BaseSelector):
             "loss": losses,
             "n_remaining": d - np.arange(1, T + 1),
         }
-        n_removed = self._n_removed(losses, d)
-        history = []
-        for t in range(T):
-            accepted = t < n_removed
-            history.append({"iteration": t + 1,
-                            "n_remaining": int(d - t - 1 if accepted else d - t),
-                            "feature": str(names[order[t]]), "loss": float(losses[t]),
-                            "accepted": bool(accepted)})
+        self._n_path_features = d
+        own = self._own_stop(T, d)
+        n_removed = self._n_removed_on_path(**own)
+        history = self.history_for(**own)
         support = np.ones(d, dtype=bool)
         support[order[:n_removed]] = False
         ranking = np.ones(d, dtype=np.int64)
@@ -485,7 +483,6 @@ class _MaskEliminationBase(BaseSelector):
         self.loss_ = loss.name
         self.n_model_fits_, self.n_predict_calls_ = fits, calls
         self.n_candidates_evaluated_ = n_cands
-        self._n_path_features = d
         return self
 
     def _fill_values(self, X_ref, d):
@@ -538,8 +535,33 @@ class _MaskEliminationBase(BaseSelector):
         return path, calls, cands
 
     # ------------------------------------------------------- reading the path
-    def _n_removed(self, losses, d) -> int:  # pragma: no cover - abstract
+    def _own_stop(self, n_iterations: int, n_features: int) -> dict:  # pragma: no cover
         raise NotImplementedError
+
+    def _n_removed_on_path(self, *, slack=None, n_features=None) -> int:
+        """Eliminations GBMO (``slack``) or FLBMO (``n_features``) makes on the fitted path."""
+        if (slack is None) == (n_features is None):
+            raise ValueError("Give exactly one of slack (GBMO) or n_features (FLBMO).")
+        d = self._n_path_features
+        losses = self.path_["loss"]
+        T = len(losses)
+        if slack is not None:
+            t = gbmo_stop_iteration(losses, slack)
+            if t is not None:
+                return t - 1
+            if T >= d - 1:  # the path went all the way down to one feature
+                return T
+            raise ValueError(
+                f"The fitted path has {T} iterations and does not show where GBMO with "
+                f"slack={slack} stops; refit with slack >= {slack}.")
+        eta = int(n_features)
+        if not 1 <= eta <= d:
+            raise ValueError(f"n_features must be in [1, {d}]; got {n_features}.")
+        if d - eta > T:
+            raise ValueError(
+                f"The fitted path reached {d - T} features; n_features={eta} needs a path "
+                f"down to {eta} (refit with n_features_to_select <= {eta}).")
+        return d - eta
 
     def path_support(self, *, slack=None, n_features=None) -> np.ndarray:
         """The support GBMO (``slack``) or FLBMO (``n_features``) gives on this path.
@@ -547,8 +569,8 @@ class _MaskEliminationBase(BaseSelector):
         The elimination order of SLUF does not depend on ``mu`` or ``eta``
         (seed 000 §3.1-3.2): both only decide where to stop. So one fitted
         path serves every ``mu`` up to this selector's own (for GBMO; the stop
-        index grows with ``mu``) and every ``eta`` down to the smallest size
-        the path reached.
+        iteration grows with ``mu``) and every ``eta`` down to the smallest
+        size the path reached.
 
         Parameters
         ----------
@@ -568,34 +590,32 @@ class _MaskEliminationBase(BaseSelector):
             (refit with a larger ``slack`` or a smaller ``n_features_to_select``).
         """
         check_is_fitted(self, "path_")
-        if (slack is None) == (n_features is None):
-            raise ValueError("Give exactly one of slack (GBMO) or n_features (FLBMO).")
-        d = self._n_path_features
-        losses = self.path_["loss"]
-        T = len(losses)
-        if slack is not None:
-            t = gbmo_stop_iteration(losses, slack)
-            if t is not None:
-                n_removed = t - 1
-            elif T >= d - 1:  # the path went all the way down to one feature
-                n_removed = T
-            else:
-                raise ValueError(
-                    f"The fitted path has {T} iterations and does not show where GBMO with "
-                    f"slack={slack} stops; refit with slack >= {slack}.")
-        else:
-            eta = int(n_features)
-            if not 1 <= eta <= d:
-                raise ValueError(f"n_features must be in [1, {d}]; got {n_features}.")
-            n_removed = d - eta
-            if n_removed > T:
-                raise ValueError(
-                    f"The fitted path reached {d - T} features; n_features={eta} needs a path "
-                    f"down to {eta} (refit with n_features_to_select <= {eta}).")
+        n_removed = self._n_removed_on_path(slack=slack, n_features=n_features)
         support = np.zeros(self.n_features_in_, dtype=bool)
         support[self._usable] = True
         support[self.path_["index"][:n_removed]] = False
         return support & ~self.constant_features_
+
+    def history_for(self, *, slack=None, n_features=None) -> list:
+        """The ``history_`` GBMO (``slack``) or FLBMO (``n_features``) would record.
+
+        Read from the fitted path like :meth:`path_support` (same parameters
+        and errors). For GBMO the last entry is the rejected iteration, unless
+        the path ran down to one feature.
+
+        Returns
+        -------
+        history : list of dict
+            ``iteration``, ``n_remaining``, ``feature``, ``loss``, ``accepted``.
+        """
+        check_is_fitted(self, "path_")
+        n_removed = self._n_removed_on_path(slack=slack, n_features=n_features)
+        d, p = self._n_path_features, self.path_
+        n_iter = min(len(p["loss"]), n_removed + 1) if slack is not None else n_removed
+        return [{"iteration": t + 1,
+                 "n_remaining": int(d - t - 1 if t < n_removed else d - t),
+                 "feature": str(p["feature"][t]), "loss": float(p["loss"][t]),
+                 "accepted": bool(t < n_removed)} for t in range(n_iter)]
 
 
 def loss_scorer_call(loss, model, X, y):
@@ -657,7 +677,7 @@ class GBMO(_MaskEliminationBase):
 
     _parameter_constraints = {
         **_MaskEliminationBase._parameter_constraints,
-        "slack": [Interval(numbers.Real, 0, None, closed="left")],
+        "slack": [Interval(numbers.Real, 0, None, closed="both")],
     }
 
     def __init__(self, estimator, *, slack=0.001, prefit=False, mask_value="zero", loss=None,
@@ -680,9 +700,8 @@ class GBMO(_MaskEliminationBase):
     def _accepts(self, loss_t, loss_prev):
         return not _gbmo_stops(loss_t, loss_prev, self.slack)
 
-    def _n_removed(self, losses, d):
-        t = gbmo_stop_iteration(losses, self.slack)
-        return len(losses) if t is None else t - 1
+    def _own_stop(self, n_iterations, n_features):
+        return {"slack": self.slack}
 
 
 # --------------------------------------------------------------- FLBMO
@@ -748,8 +767,8 @@ class FLBMO(_MaskEliminationBase):
     def _accepts(self, loss_t, loss_prev):
         return True
 
-    def _n_removed(self, losses, d):
-        return len(losses)
+    def _own_stop(self, n_iterations, n_features):
+        return {"n_features": n_features - n_iterations}
 
 
 # ------------------------------------------------------------- registry

@@ -1,0 +1,335 @@
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeClassifier
+from sklearn.metrics import log_loss
+from sklearn.tree import DecisionTreeRegressor
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import featsieve
+from featsieve.datasets import make_gbmo_synthetic
+from featsieve.mask import FLBMO, GBMO, MU_GRID, gbmo_stop_iteration
+
+
+# --------------------------------------------------------------- fixtures
+def _linear_problem(seed=0, n=120):
+    """8 columns; y uses 0, 2, 5, 6; the fitted model's coefficients of 1, 3, 4, 7
+    are set to exactly 0, so masking them ties and the lowest index must win."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(1.0, 1.0, size=(n, 8))
+    y = 3 * X[:, 0] - 2 * X[:, 2] + 0.5 * X[:, 5] + 1.5 * X[:, 6] + rng.normal(0, 0.3, n)
+    model = LinearRegression().fit(X, y)
+    model.coef_[[1, 3, 4, 7]] = 0.0
+    return model, X, y
+
+
+def _brute_force_path(model, X, y, fill):
+    """Every candidate of every step predicted on its own (eq. 11-14 written out)."""
+    remaining, m = list(range(X.shape[1])), np.ones(X.shape[1])
+    path = []
+    while len(remaining) > 1:
+        losses = []
+        for j in remaining:
+            mj = m.copy()
+            mj[j] = 0
+            Xm = X * mj + fill * (1 - mj)  # Hadamard product; masked columns take `fill`
+            losses.append(np.mean((model.predict(Xm) - y) ** 2))
+        best = min(range(len(remaining)), key=lambda k: (losses[k], remaining[k]))
+        path.append((remaining[best], losses[best]))
+        m[remaining[best]] = 0
+        remaining.pop(best)
+    return path
+
+
+class CountingRegressor(RegressorMixin, BaseEstimator):
+    """LinearRegression that counts fit and predict calls (class-level counters)."""
+
+    fits = 0
+    predicts = 0
+
+    def fit(self, X, y):
+        type(self).fits += 1
+        self.lr_ = LinearRegression().fit(X, y)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X):
+        type(self).predicts += 1
+        return self.lr_.predict(X)
+
+
+@pytest.fixture
+def counting():
+    CountingRegressor.fits = CountingRegressor.predicts = 0
+    return CountingRegressor
+
+
+# ------------------------------------------------- algorithm vs brute force
+@pytest.mark.parametrize("mask_value", ["zero", "mean", "vector"])
+def test_elimination_order_matches_brute_force_on_8_features(mask_value):
+    model, X, y = _linear_problem()
+    fill = {"zero": np.zeros(8), "mean": X.mean(axis=0),
+            "vector": np.arange(8, dtype=float)}[mask_value]
+    mv = fill if mask_value == "vector" else mask_value
+    want = _brute_force_path(model, X, y, fill)
+    sel = FLBMO(model, n_features_to_select=1, prefit=True, mask_value=mv).fit(X, y)
+    got = list(zip(sel.path_["index"], sel.path_["loss"], strict=True))
+    assert [j for j, _ in got] == [j for j, _ in want]
+    np.testing.assert_allclose([v for _, v in got], [v for _, v in want], rtol=1e-12)
+    # the four zero-coefficient columns tie and go first, lowest index first
+    assert list(sel.path_["index"][:4]) == [1, 3, 4, 7]
+    np.testing.assert_allclose(sel.mask_values_, fill)
+
+
+def test_gbmo_stop_rule_with_loss0_infinite():
+    model, X, y = _linear_problem()
+    fill = np.zeros(8)
+    want = _brute_force_path(model, X, y, fill)
+    losses = [v for _, v in want]
+    for mu in (0.0, 0.001, 0.05, 1.0):
+        # Algorithm 2: stop at the first t with Loss_t > Loss_{t-1} (1 + mu), Loss_0 = inf
+        t_stop = next((t for t in range(1, len(losses)) if losses[t] > losses[t - 1] * (1 + mu)),
+                      None)
+        n_removed = len(losses) if t_stop is None else t_stop
+        sel = GBMO(model, slack=mu, prefit=True).fit(X, y)
+        assert sel.n_features_selected_ == 8 - n_removed
+        expected_removed = {j for j, _ in want[:n_removed]}
+        assert set(np.flatnonzero(~sel.support_)) == expected_removed
+        h = sel.history_
+        assert all(r["accepted"] for r in h[:n_removed])
+        if t_stop is not None:
+            assert h[-1]["accepted"] is False and len(h) == n_removed + 1
+            assert h[-1]["n_remaining"] == 8 - n_removed
+    # the ties (equal losses) are accepted even with mu = 0: at least 4 columns go
+    assert GBMO(model, slack=0.0, prefit=True).fit(X, y).n_features_selected_ <= 4
+
+
+def test_first_elimination_always_accepted():
+    # every masking hurts a lot, yet Loss_0 = inf means one column is always removed
+    rng = np.random.default_rng(1)
+    X = rng.normal(5, 1, size=(80, 3))
+    y = X @ np.array([1.0, 2.0, 3.0])
+    sel = GBMO(LinearRegression().fit(X, y), slack=0.0, prefit=True).fit(X, y)
+    assert [r["accepted"] for r in sel.history_] == [True, False]
+    assert sel.n_features_selected_ == 2
+    assert sel.history_[0]["feature"] == "x0"  # the smallest coefficient
+    assert sel.selection_loss_ == pytest.approx(sel.history_[0]["loss"])
+    assert sel.base_loss_ == pytest.approx(0.0, abs=1e-12)
+
+
+def test_gbmo_stop_iteration_helper():
+    assert gbmo_stop_iteration([5.0, 4.0, 4.0, 4.5, 3.0], 0.1) == 4
+    assert gbmo_stop_iteration([5.0, 4.0, 4.0, 4.5, 3.0], 0.2) is None
+    assert gbmo_stop_iteration([1e9], 0.0) is None  # Loss_0 = inf
+    # a negative loss (minus a score): the slack tolerates a relative worsening
+    assert gbmo_stop_iteration([-0.9, -0.89], 0.05) is None
+    assert gbmo_stop_iteration([-0.9, -0.80], 0.05) == 2
+
+
+# ------------------------------------------------ one path serves every mu / eta
+def test_one_path_serves_every_mu_and_eta():
+    X, y, _ = make_gbmo_synthetic(200, 16, 4, random_state=3)
+    est = DecisionTreeRegressor(max_depth=4, random_state=0)
+    big = GBMO(est, slack=max(MU_GRID), random_state=0).fit(X, y)
+    for mu in MU_GRID:
+        own = GBMO(est, slack=mu, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(big.path_support(slack=mu), own.support_)
+    full = FLBMO(est, n_features_to_select=1, random_state=0).fit(X, y)
+    for eta in (2, 3, 4, 8):
+        own = FLBMO(est, n_features_to_select=eta, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(full.path_support(n_features=eta), own.support_)
+        assert own.n_features_selected_ == eta
+    # FLBMO's path is GBMO's path: same order, same losses
+    k = len(big.path_["index"])
+    np.testing.assert_array_equal(full.path_["index"][:k], big.path_["index"])
+    with pytest.raises(ValueError, match="refit with slack"):
+        GBMO(est, slack=0.0, random_state=0).fit(X, y).path_support(slack=10.0)
+
+
+def test_registry_candidates_tune_mu_and_eta_from_one_fit():
+    from featsieve._registry import get_method
+
+    X, y, _ = make_gbmo_synthetic(200, 12, 3, random_state=0)
+    spec = get_method("gbmo")
+    assert spec.uses_selection_val and spec.needs_estimator and spec.in_default
+    sel = featsieve.make_selector("gbmo", task="regression", estimator=LinearRegression(),
+                                  random_state=0).set_params(**spec.path_params)
+    sel.fit(X, y)
+    cands = spec.candidates(sel, 12)
+    labels = ",".join(cands).replace("mu=", "")
+    assert sorted(float(v) for v in labels.split(",")) == sorted(MU_GRID)
+    for label, mask in cands.items():
+        mu = float(label.split("=")[1].split(",")[0])
+        np.testing.assert_array_equal(mask, sel.path_support(slack=mu))
+    fspec = get_method("flbmo")
+    fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
+                                   random_state=0).set_params(**fspec.path_params).fit(X, y)
+    sizes = sorted(int(m.sum()) for m in fspec.candidates(fsel, 12).values())
+    assert sizes == [2, 3, 6]  # {12/6, 12/5, 12/4, 12/2} rounded: 2, 2, 3, 6
+
+
+# ------------------------------------------------------------- counting work
+def test_fit_counted_exactly_once_and_predict_calls_batched(counting):
+    X, y, _ = make_gbmo_synthetic(150, 10, 3, random_state=0)
+    sel = FLBMO(counting(), n_features_to_select=1, random_state=0).fit(X, y)
+    assert counting.fits == 1 == sel.n_model_fits_
+    # one call for the unmasked loss, then one batched call per iteration
+    assert counting.predicts == sel.n_predict_calls_ == 1 + 9
+    assert sel.n_candidates_evaluated_ == sum(range(2, 11))  # naive: one call per copy
+    counting.fits = counting.predicts = 0
+    sel = FLBMO(counting(), n_features_to_select=1, batch_size=3, random_state=0).fit(X, y)
+    chunks = sum(-(-r // 3) for r in range(2, 11))
+    assert counting.predicts == sel.n_predict_calls_ == 1 + chunks
+
+
+def test_prefit_fits_nothing(counting):
+    X, y, _ = make_gbmo_synthetic(150, 10, 3, random_state=0)
+    model = counting().fit(X, y)
+    counting.fits = 0
+    sel = GBMO(model, prefit=True).fit(X, y)
+    assert counting.fits == 0 == sel.n_model_fits_
+    assert sel.estimator_ is model
+    with pytest.raises(NotFittedError):
+        GBMO(LinearRegression(), prefit=True).fit(X, y)
+    with pytest.raises(ValueError, match="X_val"):
+        GBMO(model, prefit=True).fit(X, y, X_val=X, y_val=y)
+
+
+def test_explicit_validation_data_is_used():
+    X, y, _ = make_gbmo_synthetic(200, 8, 3, random_state=2)
+    sel = GBMO(LinearRegression(), slack=0.05).fit(X[:100], y[:100], X_val=X[100:],
+                                                    y_val=y[100:])
+    model = LinearRegression().fit(X[:100], y[:100])
+    np.testing.assert_allclose(sel.estimator_.coef_, model.coef_)
+    assert sel.base_loss_ == pytest.approx(np.mean((model.predict(X[100:]) - y[100:]) ** 2))
+
+
+def test_n_jobs_and_batch_size_do_not_change_the_result():
+    X, y, _ = make_gbmo_synthetic(150, 12, 3, random_state=4)
+    est = DecisionTreeRegressor(max_depth=5, random_state=0)
+    a = FLBMO(est, n_features_to_select=2, batch_size=2, n_jobs=1, random_state=0).fit(X, y)
+    b = FLBMO(est, n_features_to_select=2, batch_size=2, n_jobs=2, random_state=0).fit(X, y)
+    c = FLBMO(est, n_features_to_select=2, random_state=0).fit(X, y)
+    for other in (b, c):
+        np.testing.assert_array_equal(a.path_["index"], other.path_["index"])
+        np.testing.assert_array_equal(a.path_["loss"], other.path_["loss"])
+    d = FLBMO(est, n_features_to_select=2, random_state=1).fit(X, y)
+    assert not np.array_equal(a.path_["loss"], d.path_["loss"])  # another split
+
+
+# ---------------------------------------------------------- classification
+def test_log_loss_matches_sklearn_and_prefit_keeps_labels():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 6)), columns=list("abcdef"))
+    y = np.where(X["b"] - X["e"] + 0.3 * rng.normal(size=200) > 0, "yes", "no")
+    model = LogisticRegression().fit(X, y)
+    sel = FLBMO(model, prefit=True, n_features_to_select=2).fit(X, y)
+    assert sel.base_loss_ == pytest.approx(log_loss(y, model.predict_proba(X)), rel=1e-10)
+    assert list(sel.get_feature_names_out()) == ["b", "e"]
+    assert sel.history_[0]["feature"] in {"a", "c", "d", "f"}
+    Xm = X.copy()
+    Xm[sel.history_[0]["feature"]] = 0.0
+    assert sel.history_[0]["loss"] == pytest.approx(log_loss(y, model.predict_proba(Xm)))
+
+
+def test_classifier_without_predict_proba():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5))
+    y = (X[:, 1] > 0).astype(int)
+    with pytest.raises(ValueError, match="predict_proba"):
+        GBMO(RidgeClassifier()).fit(X, y)
+    sel = FLBMO(RidgeClassifier(), loss="zero_one", n_features_to_select=1,
+                random_state=0).fit(X, y)
+    assert list(np.flatnonzero(sel.support_)) == [1]
+    # a scorer reading decision_function: its minus score is negative, the rule still works
+    sel = GBMO(RidgeClassifier(), loss="roc_auc", slack=0.01, random_state=0).fit(X, y)
+    assert sel.support_[1] and sel.loss_ == "roc_auc"
+    assert sel.base_loss_ < 0
+
+
+def test_scorer_loss_equals_builtin():
+    X, y, _ = make_gbmo_synthetic(150, 8, 3, random_state=5)
+    a = FLBMO(LinearRegression(), loss="mae", n_features_to_select=1, random_state=0).fit(X, y)
+    b = FLBMO(LinearRegression(), loss="neg_mean_absolute_error", n_features_to_select=1,
+              random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.path_["index"], b.path_["index"])
+    np.testing.assert_allclose(a.path_["loss"], b.path_["loss"])
+    c = FLBMO(LinearRegression(), n_features_to_select=1, random_state=0,
+              loss=lambda yt, yp: float(np.mean(np.abs(yt - yp)))).fit(X, y)
+    np.testing.assert_allclose(a.path_["loss"], c.path_["loss"])
+
+
+def test_bad_parameters():
+    X, y, _ = make_gbmo_synthetic(100, 5, 2, random_state=0)
+    with pytest.raises(ValueError, match="mask_value has 3 values"):
+        GBMO(LinearRegression(), mask_value=[0, 0, 0]).fit(X, y)
+    with pytest.raises(ValueError, match="regression"):
+        GBMO(LogisticRegression(), loss="log_loss", task="regression").fit(X, y)
+    with pytest.raises(ValueError, match="slack"):
+        GBMO(LinearRegression(), slack=-1).fit(X, y)
+
+
+def test_constant_column_never_selected_and_prefit_sees_every_column():
+    X, y, _ = make_gbmo_synthetic(150, 6, 2, random_state=0)
+    X = np.column_stack([X, np.full(150, 3.0)])
+    with pytest.warns(featsieve.ConstantFeatureWarning):
+        sel = FLBMO(LinearRegression(), n_features_to_select=2, random_state=0).fit(X, y)
+    assert not sel.support_[6] and len(sel.path_["index"]) == 4  # 6 usable columns -> 2
+    model = LinearRegression().fit(X, y)
+    with pytest.warns(featsieve.ConstantFeatureWarning):
+        sel = FLBMO(model, n_features_to_select=2, prefit=True).fit(X, y)
+    assert not sel.support_[6] and len(sel.path_["index"]) == 5  # the model has 7 inputs
+
+
+# ----------------------------------------------------- recovery (seed §4.3)
+def test_synthetic_lightgbm_one_path_recovers_the_10_informative():
+    lgb = pytest.importorskip("lightgbm")
+
+    X, y, support = make_gbmo_synthetic(random_state=0)  # 300 x 100, 10 informative
+    model = lgb.LGBMRegressor(n_estimators=400, learning_rate=0.03, num_leaves=4,
+                              min_child_samples=5, colsample_bytree=0.5, random_state=0,
+                              n_jobs=1, verbose=-1)
+    sel = GBMO(model, slack=np.inf, random_state=0).fit(X, y)  # the whole path, one fit
+    assert sel.n_model_fits_ == 1 and len(sel.path_["index"]) == 99
+    # FLBMO with eta = 10 keeps exactly the informative columns
+    np.testing.assert_array_equal(sel.path_support(n_features=10), support)
+    # GBMO with mu = 0.05 stops with all 10 and at most 1 redundant
+    gbmo = sel.path_support(slack=0.05)
+    assert gbmo[:10].all() and gbmo[10:].sum() <= 1
+
+
+# ------------------------------------------------------- scikit-learn checks
+@parametrize_with_checks([
+    GBMO(DecisionTreeRegressor(max_depth=2, random_state=0), task="regression", random_state=0),
+    FLBMO(DecisionTreeRegressor(max_depth=2, random_state=0), task="regression",
+          random_state=0),
+])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# ------------------------------------------------------------------ report
+def test_plot_data_and_figures():
+    from featsieve.report._mask import figures, mask_plot_data
+
+    model, X, y = _linear_problem()
+    sel = GBMO(model, slack=0.0, prefit=True).fit(X, y)
+    data = mask_plot_data(sel)
+    assert list(data["iteration"]) == [r["iteration"] for r in sel.history_]
+    assert list(data["n_remaining"]) == [r["n_remaining"] for r in sel.history_]
+    np.testing.assert_allclose(data["loss"], [r["loss"] for r in sel.history_])
+    # a longer path gives the same run for a smaller slack
+    full = GBMO(model, slack=np.inf, prefit=True).fit(X, y)
+    assert full.history_[-1]["n_remaining"] == 1 and all(r["accepted"] for r in full.history_)
+    assert full.history_for(slack=0.0) == sel.history_
+    derived = mask_plot_data(full, slack=0.0)
+    np.testing.assert_array_equal(derived["n_remaining"], data["n_remaining"])
+    figs = figures("gbmo", sel)
+    assert [t for t, _ in figs] == ["remaining features vs iteration",
+                                    "validation loss vs iteration"]
+    import matplotlib.pyplot as plt
+
+    for _, fig in figs:
+        plt.close(fig)
