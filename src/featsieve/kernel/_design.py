@@ -176,9 +176,8 @@ class KernelDesign:
         self.n_jobs = n_jobs
         self.Z = np.ascontiguousarray(kernel_x.standardize(X).astype(self.dtype))  # (d, n)
         self.d = self.Z.shape[0]
-        if chunk_size is None:
-            per = self.G * self.P * self.dtype.itemsize
-            chunk_size = int(max(1, min(256, (32 << 20) // max(per, 1))))
+        if chunk_size is None:  # tiles of ~1 MB stay in cache (see _chunk)
+            chunk_size = 8 if self.G == 1 else int(max(1, min(64, (1 << 18) // (self.G * self.P))))
         self.chunk_size = int(chunk_size)
         self.n_passes = 0
         self.n_kernel_evaluations = 0
@@ -210,32 +209,81 @@ class KernelDesign:
         return out
 
     def _chunk(self, lo, hi, V, need_norms):
+        """Raw dots ``<K_k, V_m>`` per block (c, G, m) and norms of features lo..hi."""
         c = hi - lo
-        zb = self.Z[lo:hi][:, self.blocks]  # (c, G, B)
-        K = self.kx.gram(zb)  # (c, G, B, B)
-        norms = None
+        z = self.Z[lo:hi][:, self.blocks]  # (c, G, B)
         if self.measure == "nocco":
-            Kc = _nocco(center_gram(K), self.epsilon)
-            K = Kc.astype(self.dtype)
+            Kc = _nocco(center_gram(self.kx.gram(z.astype(np.float64))), self.epsilon)
+            norms = None
             if need_norms:
                 fro2 = np.einsum("cgij,cgij->cgi", Kc, Kc).sum(axis=-1)
                 norms = (np.sqrt(np.maximum(fro2, 0.0)), fro2 > 0)
-        elif need_norms:
-            rs = K.sum(axis=-1, dtype=np.float64)  # (c, G, B)
-            fro2 = np.einsum("cgij,cgij->cgi", K, K).sum(axis=-1, dtype=np.float64)
-            nrm2 = fro2 - 2.0 * (rs * rs).sum(axis=-1) / self.B + rs.sum(axis=-1) ** 2 / self.P
-            ok = nrm2 > _ZERO_NORM * fro2
-            norms = (np.sqrt(np.maximum(nrm2, 0.0)), ok)
-        Kf = K.reshape(c, self.G, self.P)
-        if self.G == 1:
-            raw = (Kf[:, 0, :] @ V[:, 0, :].T)[:, None, :]
-        else:
+            Kf = Kc.astype(self.dtype).reshape(c, self.G, self.P)
             raw = np.matmul(Kf.transpose(1, 0, 2), V.transpose(1, 2, 0)).transpose(1, 0, 2)
-        return norms, raw.astype(np.float64)
+            return norms, raw.astype(np.float64)
+        # HSIC: uncentered kernels against centered targets, in cache-sized tiles
+        w = self.kx.weights(z)
+        B, G = self.B, self.G
+        m = V[0].shape[0] if isinstance(V, list) else V.shape[0]
+        raw = np.zeros((c, G, m))
+        rs = np.zeros((c, G, B)) if need_norms else None
+        fro2 = np.zeros((c, G)) if need_norms else None
+        tile = max(1, (1 << 18) // max(c * B * (B if G > 1 else 1), 1))  # ~1 MB of float32
+        if G == 1:  # one big block: the upper triangle, in tiles of rows (K is symmetric)
+            tiles = self._row_tiles(self.chunk_size)
+            buf = np.empty(c * (tiles[0][1] - tiles[0][0]) * B, dtype=self.dtype)
+            for (r0, r1), Vt in zip(tiles, V):
+                rr, nc = r1 - r0, B - r0
+                Kt = self.kx.cross(z[:, 0, r0:r1], z[:, 0, r0:], out=buf[: c * rr * nc].reshape(c, rr, nc))
+                if w is not None:
+                    Kt *= w[:, 0, r0:r1, None] * w[:, 0, None, r0:]
+                raw[:, 0, :] += Kt.reshape(c, rr * nc) @ Vt.T
+                if need_norms:
+                    rs[:, 0, r0:r1] += Kt.sum(axis=-1)
+                    off = Kt[:, :, rr:]
+                    rs[:, 0, r1:] += off.sum(axis=-2)
+                    fro2[:, 0] += np.einsum("cij,cij->c", Kt, Kt) + np.einsum("cij,cij->c", off, off)
+        else:  # many small blocks: tiles of blocks
+            buf = np.empty((c, min(tile, G), B, B), dtype=self.dtype)
+            for g0 in range(0, G, tile):
+                g1 = min(g0 + tile, G)
+                zg = z[:, g0:g1]
+                Kt = self.kx.cross(zg, zg, out=buf[:, : g1 - g0])
+                if w is not None:
+                    Kt *= w[:, g0:g1, :, None] * w[:, g0:g1, None, :]
+                flat = Kt.reshape(c, g1 - g0, self.P)
+                raw[:, g0:g1, :] = np.matmul(flat.transpose(1, 0, 2),
+                                             V[:, g0:g1, :].transpose(1, 2, 0)).transpose(1, 0, 2)
+                if need_norms:
+                    rs[:, g0:g1] = Kt.sum(axis=-1)
+                    fro2[:, g0:g1] = np.einsum("cgij,cgij->cg", Kt, Kt)
+        norms = None
+        if need_norms:
+            nrm2 = fro2 - 2.0 * (rs * rs).sum(axis=-1) / B + rs.sum(axis=-1) ** 2 / self.P
+            norms = (np.sqrt(np.maximum(nrm2, 0.0)), nrm2 > _ZERO_NORM * fro2)
+        return norms, raw
+
+    def _row_tiles(self, c):
+        tile = max(1, (1 << 18) // max(c * self.B, 1))
+        return [(r0, min(r0 + tile, self.B)) for r0 in range(0, self.B, tile)]
+
+    def _upper_tiles(self, V):
+        """Targets cut like the kernel tiles of one big block: the diagonal tile as is,
+        the part right of it doubled (it stands for the lower triangle too)."""
+        m, B = V.shape[0], self.B
+        V2 = V.reshape(m, B, B)
+        out = []
+        for r0, r1 in self._row_tiles(self.chunk_size):
+            T = np.array(V2[:, r0:r1, r0:], dtype=self.dtype)
+            T[:, :, r1 - r0:] *= 2
+            out.append(T.reshape(m, -1))
+        return out
 
     def _scan(self, V, need_norms=False):
         """One pass over all features: raw dots (d, G, m) (and norms -> weights (d, G))."""
         V = np.ascontiguousarray(V, dtype=self.dtype)
+        if self.G == 1 and self.measure != "nocco":
+            V = self._upper_tiles(V)
         bounds = [(lo, min(lo + self.chunk_size, self.d)) for lo in range(0, self.d, self.chunk_size)]
         if self.n_jobs in (None, 1) or len(bounds) == 1:
             res = [self._chunk(lo, hi, V, need_norms) for lo, hi in bounds]

@@ -199,12 +199,20 @@ class GaussianKernel:
         self._check()
         return _standardize(np.asarray(X, dtype=np.float64).T)
 
+    def weights(self, z):
+        """Per-sample factors of the kernel (None: the kernel has none)."""
+        return None
+
+    def cross(self, za: np.ndarray, zb: np.ndarray, out=None) -> np.ndarray:
+        """Kernel values between the last axes: (..., a) x (..., b) -> (..., a, b)."""
+        D = np.subtract(za[..., :, None], zb[..., None, :], out=out)
+        np.multiply(D, D, out=D)
+        D *= D.dtype.type(-0.5 / self.sigma**2)
+        return np.exp(D, out=D)
+
     def gram(self, z: np.ndarray) -> np.ndarray:
         """Gram matrices of the last axis: ``z`` (..., B) -> (..., B, B), z's dtype."""
-        D = np.subtract(z[..., :, None], z[..., None, :])
-        np.multiply(D, D, out=D)
-        D *= z.dtype.type(-0.5 / self.sigma**2)
-        return np.exp(D, out=D)
+        return self.cross(z, z)
 
 
 class LookupGaussianKernel(GaussianKernel):
@@ -248,16 +256,16 @@ class LookupGaussianKernel(GaussianKernel):
         t = np.linspace(0.0, self.max_distance, self.n_bins)
         return np.exp(-0.5 * t**2).astype(dtype)
 
-    def gram(self, z: np.ndarray) -> np.ndarray:
+    def cross(self, za: np.ndarray, zb: np.ndarray, out=None) -> np.ndarray:
         if int(self.n_bins) < 2:
             raise ValueError(f"n_bins must be at least 2; got {self.n_bins!r}.")
         scale = (self.n_bins - 1) / (self.max_distance * self.sigma)
-        D = np.subtract(z[..., :, None], z[..., None, :])
+        D = np.subtract(za[..., :, None], zb[..., None, :], out=out)
         np.abs(D, out=D)
-        D *= z.dtype.type(scale)
+        D *= D.dtype.type(scale)
         np.minimum(D, self.n_bins - 1, out=D)
         idx = np.rint(D, out=D).astype(np.intp)
-        return self.table(z.dtype).take(idx)
+        return np.take(self.table(D.dtype), idx, out=D)
 
 
 class DeltaKernel:
@@ -290,11 +298,18 @@ class DeltaKernel:
             out[j] = np.unique(X[:, j], return_inverse=True)[1]
         return out
 
+    def weights(self, z):
+        """``1/sqrt(n_c)`` of each sample's category, counted along the last axis."""
+        cnt = (z[..., :, None] == z[..., None, :]).sum(axis=-1)
+        return (1.0 / np.sqrt(cnt)).astype(z.dtype)
+
+    def cross(self, za: np.ndarray, zb: np.ndarray, out=None) -> np.ndarray:
+        """Unweighted indicator ``[a == b]``; the design multiplies in ``weights``."""
+        return np.equal(za[..., :, None], zb[..., None, :]).astype(za.dtype)
+
     def gram(self, z: np.ndarray) -> np.ndarray:
-        same = z[..., :, None] == z[..., None, :]
-        cnt = same.sum(axis=-1).astype(z.dtype)
-        w = 1.0 / np.sqrt(cnt)
-        return same * w[..., :, None] * w[..., None, :]
+        w = self.weights(z)
+        return self.cross(z, z) * w[..., :, None] * w[..., None, :]
 
 
 _KERNELS = {"gaussian": GaussianKernel, "gaussian-lookup": LookupGaussianKernel,
@@ -315,7 +330,7 @@ def resolve_kernel(kernel, *, task: str | None = None, name: str = "kernel_x"):
             raise ValueError(f"Unknown {name} {kernel!r}; use one of "
                              f"{', '.join(sorted(_KERNELS))} or a kernel object.")
         return _KERNELS[kernel]()
-    if not (hasattr(kernel, "standardize") and hasattr(kernel, "gram")):
-        raise ValueError(f"{name} must be a kernel name or an object with standardize() and "
-                         f"gram(); got {kernel!r}.")
+    if not all(hasattr(kernel, a) for a in ("standardize", "weights", "cross", "gram")):
+        raise ValueError(f"{name} must be a kernel name or an object with standardize(), "
+                         f"weights(), cross() and gram(); got {kernel!r}.")
     return kernel

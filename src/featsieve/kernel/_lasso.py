@@ -16,11 +16,11 @@ from ._lars import nonnegative_lars
 __all__ = ["HSICLasso", "NOCCOLasso", "GroupHSICLasso", "hsic_scores"]
 
 _KERNEL_NAMES = {"gaussian", "gaussian-lookup", "delta"}
-_KERNEL_PARAM = [StrOptions(_KERNEL_NAMES), HasMethods(["standardize", "gram"])]
+_KERNEL_PARAM = [StrOptions(_KERNEL_NAMES), HasMethods(["standardize", "cross"])]
 
 _SHARED_CONSTRAINTS = {
     "kernel_x": _KERNEL_PARAM,
-    "kernel_y": [StrOptions(_KERNEL_NAMES | {"auto"}), HasMethods(["standardize", "gram"])],
+    "kernel_y": [StrOptions(_KERNEL_NAMES | {"auto"}), HasMethods(["standardize", "cross"])],
     "block_size": [Interval(numbers.Integral, 0, None, closed="left")],
     "n_permutations": [Interval(numbers.Integral, 1, None, closed="left")],
     "permutations": ["array-like", None],
