@@ -339,3 +339,22 @@ def test_import_featsieve_report_is_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_cli_reproduce_report(tmp_path, monkeypatch, capsys):
+    import pandas as pd
+
+    from featsieve import reproduce
+    from featsieve.cli import main
+
+    def fake_run(name, **kw):
+        return reproduce.ReproduceResult(name, tables={"Table 9": pd.DataFrame({"a": [1]})},
+                                         notes=["quick mode"], params={"full": kw["full"]})
+
+    monkeypatch.setattr(reproduce, "run", fake_run)
+    html = tmp_path / "rep.html"
+    rc = main(["reproduce", "lesson", "--out-dir", str(tmp_path), "--report", str(html), "-q"])
+    assert rc == 0 and f"wrote {html}" in capsys.readouterr().out
+    page = _parse(html.read_text())
+    assert {"summary", "tables", "notes", "run", "environment"} <= set(page.sections)
+    assert "Table 9" in html.read_text() and "featsieve reproduce lesson" in html.read_text()
