@@ -358,3 +358,16 @@ def test_cli_reproduce_report(tmp_path, monkeypatch, capsys):
     page = _parse(html.read_text())
     assert {"summary", "tables", "notes", "run", "environment"} <= set(page.sections)
     assert "Table 9" in html.read_text() and "featsieve reproduce lesson" in html.read_text()
+
+
+def test_regression_report_says_lower_is_better():
+    from featsieve.datasets import load_residential_building
+
+    X, y = load_residential_building(return_X_y=True)
+    r = featsieve.compare(X.iloc[:, :30], y, methods=["cc", "embedded"], estimator="linear")
+    d = score_vs_features_data(r)
+    assert d["metric"] == "mse" and not d["greater_is_better"]
+    html = render_report(r)
+    page = _parse(html)
+    assert "score-vs-features" in page.sections and "lower is better" in html
+    assert [row[0] for row in page.tables["comparison"][1:]] == ["all", "cc", "embedded"]
