@@ -52,6 +52,12 @@ def _print_table(result):
     rows = [[str(r.method), str(r.n_selected), _fmt(r.selection_score), _fmt(r.test_score),
              _fmt(r.gap, 3), f"{r.seconds:.2f}", str(r.model_fits), str(r.tuned or "")]
             for r in df.itertuples()]
+    if "nested_cv" in df.columns:  # compare --audit
+        headers += ["noise infl", "± se", "pool", "nested cv", "± sd"]
+        for row, r in zip(rows, df.itertuples()):
+            row += [_fmt(r.noise_inflation, 3), _fmt(r.noise_se, 3),
+                    "-" if r.noise_pool is None or r.noise_pool != r.noise_pool
+                    else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
                      enumerate(zip(headers, widths)))
@@ -103,8 +109,11 @@ def common(f):
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Cluster address for --backend dask (tcp://HOST:PORT) or ray "
                    "(ray://HOST:PORT or auto); default: start a local cluster.")
+@click.option("--audit", is_flag=True,
+              help="Add the selection-audit columns: noise-pool inflation (mean and standard "
+                   "error) and nested-CV score of each method (slower).")
 def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, report_path,
-            seeds, backend, scheduler):
+            seeds, backend, scheduler, audit):
     """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar)."""
     from . import evaluation, io
 
@@ -119,7 +128,8 @@ def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, 
                 if seed_list is None:
                     result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
                                                 random_state=seed, n_jobs=n_jobs,
-                                                progress=_progress_on(quiet), dataset=name)
+                                                progress=_progress_on(quiet), dataset=name,
+                                                audit=audit)
                 else:
                     result = evaluation.compare_seeds(X, y, seeds=seed_list, methods=names,
                                                       estimator=model, task=task, n_jobs=n_jobs,
@@ -315,6 +325,62 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
         click.echo(f"  {c}")
     if output:
         click.echo(f"wrote {output}")
+
+
+@cli.command()
+@click.argument("data", required=False)
+@common
+@click.option("--method", required=True, help="A registered method name (see `featsieve methods`).")
+@click.option("--noise-features", type=int, default=1200, show_default=True,
+              help="Columns in the noise pool (seed 002 FS21: 1,200); 0 skips the test.")
+@click.option("--repeats", type=int, default=5, show_default=True,
+              help="Noise-pool repeats (each with its own noise, split and seeds).")
+@click.option("--max-noise-fits", type=int, default=3000, show_default=True,
+              help="Shrink the pool of a costly wrapper to about this many model fits "
+                   "(0: no cap).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the measurements as JSON here.")
+def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features, repeats,
+          max_noise_fits, json_path):
+    """How much does METHOD's selection inflate its own number on DATA (default: sonar)?"""
+    import pandas as pd
+
+    from . import evaluation, io
+
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore")
+        try:
+            X, y, name = io.load_data(data, target)
+            res = evaluation.audit_method(
+                method, X, y, estimator=model, task=task, random_state=seed, n_jobs=n_jobs,
+                noise_features=noise_features, n_repeats=repeats,
+                max_noise_fits=max_noise_fits or None, progress=_progress_on(quiet))
+        except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
+            _fail(exc)
+    click.echo(f"{name}: {res.n_samples} rows x {res.n_features} columns, {res.task}, metric "
+               f"{res.metric} ({'higher' if res.task == 'classification' else 'lower'} is "
+               f"better), split {res.split}, model {model}, seed {seed}")
+    click.echo(f"{method}: kept {res.own['n_selected']} columns: "
+               f"{', '.join(res.own['selected'][:12])}"
+               f"{' ...' if res.own['n_selected'] > 12 else ''}")
+    with pd.option_context("display.width", 160, "display.max_columns", 30):
+        click.echo("\n== Estimates")
+        click.echo(res.estimates().to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        if res.noise is not None:
+            click.echo(f"\n== Noise pool: {res.noise.n_noise} noise columns, selected from the "
+                       "training rows only vs from all rows; model refit on the training rows")
+            click.echo(res.noise.summary().to_string(index=False,
+                                                     float_format=lambda v: f"{v:.4f}"))
+            if res.noise_note:
+                click.echo(f"({res.noise_note}; --max-noise-fits 0 for the full pool)")
+    click.echo("")
+    click.echo(res.verdict())
+    if json_path:
+        try:
+            Path(json_path).write_text(json.dumps(res.to_dict(), indent=2, default=str))
+        except OSError as exc:
+            _fail(exc)
 
 
 @cli.command()

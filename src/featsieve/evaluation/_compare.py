@@ -85,6 +85,9 @@ class ComparisonResult:
         """One row per method (without the list of selected names)."""
         cols = ["method", "n_selected", "selection_score", "test_score", "gap", "seconds",
                 "model_fits", "tuned"]
+        from ._inflation import AUDIT_COLUMNS  # present after compare(..., audit=True)
+
+        cols += [c for c in AUDIT_COLUMNS if any(c in r for r in self.rows)]
         return pd.DataFrame([{c: r.get(c) for c in cols} for r in self.rows], columns=cols)
 
     def best(self) -> dict:
@@ -206,7 +209,7 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
 
 def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
             random_state=0, n_jobs=None, fractions=DEFAULT_FRACTIONS, progress=False,
-            dataset="data") -> ComparisonResult:
+            dataset="data", audit=False) -> ComparisonResult:
     """Run several selectors on one table under the honest protocol.
 
     The rows are split once (seeded, stratified for classes) into train /
@@ -234,6 +237,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         Show a progress bar over methods.
     dataset : str, default="data"
         Name recorded in the result.
+    audit : bool or dict, default=False
+        Add the selection-audit columns (noise-pool inflation, nested CV) to
+        every row with :func:`featsieve.evaluation.add_audit_columns`; a dict
+        passes its options (``noise_features``, ``n_repeats``, ...).
 
     Returns
     -------
@@ -284,6 +291,12 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
             result.selectors[name] = selector
         pbar.update(1)
     pbar.close()
+    if audit:
+        from ._inflation import add_audit_columns
+
+        add_audit_columns(result, data.X, data.y, estimator=model, random_state=random_state,
+                          n_jobs=n_jobs, progress=progress,
+                          **(audit if isinstance(audit, dict) else {}))
     return result
 
 

@@ -49,6 +49,8 @@ __all__ = [
     "InflationResult",
     "NoisePoolResult",
     "RandomSelector",
+    "add_audit_columns",
+    "audit_method",
     "class_mean_separation",
     "nested_cv_score",
     "noise_pool_test",
@@ -768,7 +770,8 @@ class InflationResult:
                 t += (f"; selecting once on all rows and then cross-validating reads "
                       f"{self.naive['mean']:.4g}")
             parts.append(t + ".")
-        return " ".join(parts)
+        text = " ".join(parts)
+        return text[:1].upper() + text[1:]
 
 
 # ------------------------------------------------------------------- main
@@ -970,4 +973,143 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
         fcols = np.flatnonzero(np.asarray(full.get_support(), dtype=bool))
         result.naive = _cv_scores(None, model, Xa, ya, task, cv, cv_seed, n_jobs, columns=fcols)
         result.naive["n_selected"] = int(len(fcols))
+    return result
+
+
+# ------------------------------------------------- front-end conveniences
+DEFAULT_MAX_NOISE_FITS = 3000  # the CLI's cap: `featsieve audit` on Sonar stays under 2 minutes
+
+
+def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random_state=0,
+                 n_jobs=None, noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K,
+                 n_repeats=5, max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, split=None,
+                 progress=False) -> InflationResult:
+    """:func:`selection_inflation` of a registered method (what ``featsieve audit`` runs).
+
+    The method is built as ``featsieve select`` builds it
+    (:func:`featsieve.make_selector` with ``estimator`` as its model); the
+    noise pool uses the same method with the registry's ``path_params`` (e.g.
+    RFE eliminated down to one column), so that one fit ranks every column.
+    A method that reads a validation set gets the val rows as ``X_val``.
+
+    Parameters
+    ----------
+    method : str
+        A registered name other than ``"all"``.
+    X, y, task, random_state, n_jobs, noise_features, k_values, cv, split, progress
+        As in :func:`selection_inflation`.
+    estimator : str or estimator, default="lightgbm"
+    n_repeats : int, default=5
+    max_noise_fits : int or None, default=3000
+        See :func:`selection_inflation`; None or 0 means no cap.
+
+    Returns
+    -------
+    result : InflationResult
+
+    Raises
+    ------
+    KeyError
+        Unknown method.
+    ValueError
+        ``"all"`` (nothing is selected, so nothing can inflate), a method that
+        does not suit the task, or bad input.
+    """
+    from .._registry import get_method, make_selector
+    from .._validation import detect_task
+
+    if method == "all":
+        raise ValueError("'all' selects nothing, so there is no selection to audit; "
+                         "name a selection method (see `featsieve methods`).")
+    spec = get_method(method)
+    resolved = detect_task(y, task)
+    if isinstance(estimator, str):
+        estimator = make_model(estimator, resolved, random_state=random_state)
+    kw = dict(task=resolved, estimator=estimator, random_state=random_state, n_jobs=n_jobs)
+    sel = make_selector(method, **kw)
+    noise_sel = None
+    if spec.path_params:
+        noise_sel = make_selector(method, **kw).set_params(**spec.path_params)
+    return selection_inflation(
+        sel, estimator, X, y, task=resolved, split=split, use_val=spec.uses_selection_val,
+        noise_features=noise_features, k_values=k_values, n_repeats=n_repeats,
+        noise_selector=noise_sel, max_noise_fits=max_noise_fits or None, n_fits=spec.fits,
+        cv=cv, name=f"the {method} selector", random_state=random_state, n_jobs=n_jobs,
+        progress=progress)
+
+
+AUDIT_COLUMNS = ("noise_inflation", "noise_se", "noise_pool", "nested_cv", "nested_cv_sd")
+
+
+def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_features,
+                   k_values, n_repeats, max_noise_fits, cv, model_fits):
+    """The audit columns of one ``compare`` row (see :func:`featsieve.evaluation.compare`)."""
+    from .._registry import get_method, make_selector
+
+    rng = check_random_state(random_state)
+    noise_seed, cv_seed = (int(s) for s in rng.randint(0, 2**31 - 1, size=2))
+    out = dict.fromkeys(AUDIT_COLUMNS)
+    if name == "all":
+        nested = _cv_scores(None, model, X, y, task, cv, cv_seed, n_jobs)
+    else:
+        spec = get_method(name)
+        kw = dict(task=task, estimator=model, random_state=random_state, n_jobs=n_jobs)
+        sel = make_selector(name, **kw)
+        nested = _cv_scores(sel, model, X, y, task, cv, cv_seed, n_jobs)
+        noise_sel = make_selector(name, **kw)
+        if spec.path_params:
+            noise_sel.set_params(**spec.path_params)
+        pool = int(noise_features)
+        if max_noise_fits and model_fits:
+            per_col = float(model_fits) / max(X.shape[1], 1)
+            pool = min(pool, max(4 * max(k_values),
+                                 int(max_noise_fits / (2 * n_repeats * per_col))))
+        if pool > 0:
+            ov = noise_pool_test(noise_sel, model, y, task=task, noise_features=pool,
+                                 k_values=k_values, n_repeats=n_repeats,
+                                 random_state=noise_seed, n_jobs=n_jobs).overall()
+            out.update(noise_inflation=ov["inflation"], noise_se=ov["inflation_se"],
+                       noise_pool=pool)
+    out.update(nested_cv=nested["mean"], nested_cv_sd=nested["std"])
+    return out
+
+
+def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
+                      noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K, n_repeats=5,
+                      max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, progress=False):
+    """Add the selection-audit columns to every row of a ``ComparisonResult``.
+
+    Per method: ``noise_inflation`` and ``noise_se`` (the noise-pool
+    inflation of :func:`noise_pool_test`, averaged over k and repeats, with
+    its standard error; None for ``all``), ``noise_pool`` (columns in the
+    pool after the ``max_noise_fits`` cap), ``nested_cv`` and
+    ``nested_cv_sd`` (:func:`nested_cv_score` of the method's pipeline over
+    every row; for ``all`` the plain CV of the model).
+
+    Parameters
+    ----------
+    result : ComparisonResult
+        Modified in place (its rows gain the columns) and returned.
+    X, y : the data ``compare`` ran on (encoded or raw)
+    estimator : estimator
+        The comparison's model.
+    random_state, n_jobs, noise_features, k_values, n_repeats, max_noise_fits, cv
+        As in :func:`audit_method`.
+    progress : bool, default=False
+
+    Returns
+    -------
+    result : ComparisonResult
+    """
+    data = validate_Xy(X, y, task=result.task, min_samples=10, min_per_class=2)
+    it = result.rows
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(it, desc="audit", unit="method", leave=False)
+    for row in it:
+        row.update(_audit_columns(
+            row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
+            noise_features=noise_features, k_values=tuple(k_values), n_repeats=n_repeats,
+            max_noise_fits=max_noise_fits, cv=cv, model_fits=row.get("model_fits")))
     return result

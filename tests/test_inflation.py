@@ -1,0 +1,309 @@
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.pipeline import Pipeline
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from featsieve import ForwardSelector, UnivariateFilter
+from featsieve.cli import main
+from featsieve.datasets import load_subscribers
+from featsieve.evaluation import (
+    RandomSelector,
+    class_mean_separation,
+    compare,
+    nested_cv_score,
+    noise_pool_test,
+    selection_inflation,
+)
+from featsieve.evaluation._inflation import _column_order
+
+
+def tree(depth=6):
+    return DecisionTreeClassifier(max_depth=depth, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def subscribers():
+    b = load_subscribers()
+    sp = b.split.to_numpy()
+    return b.data, b.target.to_numpy(), sp
+
+
+# ------------------------------------------------------------- the score
+def test_class_mean_separation_by_hand():
+    X = np.array([[0.0, 1.0, 5.0], [2.0, 1.0, 5.0], [4.0, 3.0, 5.0], [6.0, 3.0, 5.0]])
+    # class 0 means (1, 1, 5), class 1 means (5, 3, 5)
+    np.testing.assert_allclose(class_mean_separation(X, ["a", "a", "b", "b"]), [4.0, 2.0, 0.0])
+    # three classes: largest distance between two class means
+    X3 = np.array([[0.0], [1.0], [10.0], [12.0], [3.0], [5.0]])
+    y3 = [0, 0, 1, 1, 2, 2]  # means 0.5, 11, 4
+    np.testing.assert_allclose(class_mean_separation(X3, y3), [10.5])
+
+
+def test_class_mean_separation_is_the_seeds_top_k(subscribers):
+    # seed 002: top_k(source, k) = the k noise columns with the largest |mean1 - mean0|
+    b = load_subscribers(include_noise=True)
+    noise = b.data[[f"noise_{j}" for j in range(1200)]].to_numpy()
+    y = b.target.to_numpy()
+    tr = np.flatnonzero(b.split.to_numpy() == "train")
+    by_hand = np.abs(noise[tr][y[tr] == 1].mean(0) - noise[tr][y[tr] == 0].mean(0))
+    np.testing.assert_allclose(class_mean_separation(noise[tr], y[tr]), by_hand)
+    sel = UnivariateFilter(class_mean_separation, n_features_to_select=8).fit(noise[tr], y[tr])
+    assert set(np.flatnonzero(sel.support_)) == set(np.argsort(-by_hand)[:8])
+
+
+def test_class_mean_separation_refuses_continuous_target():
+    with pytest.raises(ValueError, match="class labels"):
+        class_mean_separation(np.ones((5, 2)), np.linspace(0.1, 0.9, 5))
+
+
+# ------------------------------------------------------ random selector
+def test_random_selector_ignores_y_but_depends_on_rows():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 40))
+    y = rng.integers(0, 2, 60)
+    a = RandomSelector(5, random_state=3).fit(X, y)
+    b = RandomSelector(5, random_state=3).fit(X, 1 - y)  # other labels: same columns
+    np.testing.assert_array_equal(a.support_, b.support_)
+    assert a.support_.sum() == 5
+    c = RandomSelector(5, random_state=3).fit(X[:50], y[:50])  # other rows: another draw
+    assert not np.array_equal(a.support_, c.support_)
+
+
+@parametrize_with_checks([RandomSelector(2, random_state=0)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# ------------------------------------------------------------ ordering
+class _Fitted:
+    def __init__(self, ranking=None, scores=None, support=None):
+        if ranking is not None:
+            self.ranking_ = np.asarray(ranking)
+        if scores is not None:
+            self.scores_ = np.asarray(scores, float)
+        self.support_ = np.asarray(support, bool)
+
+    def get_support(self):
+        return self.support_
+
+
+def test_column_order_rules():
+    # a forward path that stopped after 2 columns: the rest share the last rank and are left out
+    fwd = _Fitted(ranking=[3, 2, 3, 1, 3], support=[0, 1, 0, 1, 0])
+    assert _column_order(fwd, 5).tolist() == [3, 1]
+    # a full ranking: every column, best first
+    full = _Fitted(ranking=[2, 5, 1, 4, 3], support=[1, 0, 1, 0, 0])
+    assert _column_order(full, 5).tolist() == [2, 0, 4, 3, 1]
+    # scores only: higher first, ties by the lower index
+    sc = _Fitted(scores=[0.1, 0.5, 0.5, 0.0], support=[0, 1, 1, 0])
+    assert _column_order(sc, 4).tolist() == [1, 2, 0, 3]
+    # neither: the selector's own support
+    own = _Fitted(support=[0, 1, 0, 1])
+    assert _column_order(own, 4).tolist() == [1, 3]
+
+
+# --------------------------------------------------- the noise-pool test
+def test_noise_pool_acceptance_random_vs_separation(subscribers):
+    """Issue 7 acceptance: over 20 seeds the inflation of a selector that ignores y is
+    within two standard errors of zero; top-k by class-mean separation inflates."""
+    _, y, sp = subscribers
+    tr, te = np.flatnonzero(sp == "train"), np.flatnonzero(sp == "test")
+    split = (tr, te, np.arange(len(y)))  # the seed's arrangement: whole set = every row
+    rand = noise_pool_test(RandomSelector(8, random_state=0), tree(), y, split=split,
+                           n_repeats=20, random_state=0)
+    sep = noise_pool_test(UnivariateFilter(class_mean_separation, n_features_to_select=8),
+                          tree(), y, split=split, n_repeats=20, random_state=0)
+    r, s = rand.overall(), sep.overall()
+    assert r["n_repeats"] == s["n_repeats"] == 20
+    assert r["inflation_sd"] > 0  # the two sources really chose different columns
+    assert abs(r["inflation"]) < 2 * r["inflation_se"]
+    assert s["inflation"] > 0
+    assert s["inflation"] / s["inflation_se"] > r["inflation"] / r["inflation_se"]
+    # the seed's baseline: majority class of TRAIN scored on TEST (published 0.7579)
+    assert s["baseline"] == pytest.approx(191 / 252)
+    summ = sep.summary()
+    assert summ["k"].tolist() == [2, 4, 8]
+    assert (summ["n_repeats"] == 20).all()
+
+
+def test_noise_pool_by_hand_one_repeat(subscribers):
+    # with the lesson's own noise columns and split, one repeat is the seed's table
+    b = load_subscribers(include_noise=True)
+    noise = b.data[[f"noise_{j}" for j in range(1200)]].to_numpy()
+    y, sp = b.target.to_numpy(), b.split.to_numpy()
+    tr, te = np.flatnonzero(sp == "train"), np.flatnonzero(sp == "test")
+    res = noise_pool_test(UnivariateFilter(class_mean_separation, n_features_to_select=8),
+                          tree(), y, split=(tr, te, np.arange(len(y))), noise=noise,
+                          n_repeats=1, k_values=(4,))
+    sep_whole = class_mean_separation(noise, y)
+    cols = np.argsort(-sep_whole, kind="stable")[:4]
+    want = tree().fit(noise[tr][:, cols], y[tr]).score(noise[te][:, cols], y[te])
+    got = res.runs.query("source == 'whole'")["test_score"].item()
+    assert got == pytest.approx(want)
+
+
+def test_noise_pool_n_jobs_and_seed_determinism():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 120)
+    kw = dict(noise_features=80, n_repeats=4, k_values=(2, 4))
+    sel = UnivariateFilter(class_mean_separation, n_features_to_select=4)
+    a = noise_pool_test(sel, tree(3), y, random_state=7, n_jobs=1, **kw).runs
+    b = noise_pool_test(sel, tree(3), y, random_state=7, n_jobs=2, **kw).runs
+    c = noise_pool_test(sel, tree(3), y, random_state=8, n_jobs=1, **kw).runs
+    pd.testing.assert_frame_equal(a, b)
+    assert not a["test_score"].equals(c["test_score"])
+
+
+def test_noise_pool_regression_baseline_and_sign():
+    rng = np.random.default_rng(1)
+    y = rng.normal(size=100)
+    tr, te = np.arange(70), np.arange(70, 100)
+    from sklearn.tree import DecisionTreeRegressor
+
+    res = noise_pool_test(UnivariateFilter("cc", n_features_to_select=2),
+                          DecisionTreeRegressor(max_depth=2, random_state=0), y,
+                          split=(tr, te), noise_features=30, n_repeats=2, k_values=(1, 2))
+    assert res.metric == "mse"
+    assert res.runs["baseline"].iloc[0] == pytest.approx(np.mean((y[te] - y[tr].mean()) ** 2))
+    inf = res.inflation_runs()
+    # MSE is lower-is-better: inflation = train-only MSE minus whole-set MSE
+    np.testing.assert_allclose(inf["inflation"], inf["test_train_only"] - inf["test_whole_set"])
+
+
+def test_noise_pool_bad_k():
+    with pytest.raises(ValueError, match="k_values"):
+        noise_pool_test(RandomSelector(2), tree(), [0, 1] * 20, noise_features=5, k_values=(8,))
+
+
+# ------------------------------------------------ own number vs held-out
+def test_forward_own_number_equals_a_hand_fit(subscribers):
+    X, y, sp = subscribers
+    tr, va, te = (np.flatnonzero(sp == s) for s in ("train", "val", "test"))
+    res = selection_inflation(ForwardSelector(tree(), max_rounds=8), tree(), X, y,
+                              split=(tr, va, te), noise_features=0, nested=False)
+    fwd = ForwardSelector(tree(), max_rounds=8).fit(X.iloc[tr], y[tr], X_val=X.iloc[va],
+                                                    y_val=y[va])
+    cols = list(fwd.get_feature_names_out())
+    assert res.own["used_val"] and res.own["own_source"] == "selection_score_"
+    assert res.own["selected"] == cols
+    assert res.own["selection_score"] == pytest.approx(fwd.selection_score_)
+    test = tree().fit(X.iloc[tr][cols], y[tr]).score(X.iloc[te][cols], y[te])
+    assert res.own["test_score"] == pytest.approx(test)
+    assert res.own["gap"] == pytest.approx(fwd.selection_score_ - test)
+    # seed 002's lesson: the wrapper's validation number exceeds its test number
+    assert res.own["gap"] > 0.05
+    assert res.own["baseline"] == pytest.approx(191 / 252)
+
+
+def test_own_number_inflated_on_pure_noise():
+    # no column carries signal: the wrapper's own number must sit far above the test number
+    rng = np.random.default_rng(2)
+    X = rng.random((240, 60))
+    y = rng.integers(0, 2, 240)
+    res = selection_inflation(ForwardSelector(tree(3), max_rounds=4), tree(3), X, y,
+                              noise_features=0, nested=False, random_state=0)
+    assert res.own["selection_score"] > 0.6
+    assert res.own["gap"] > 0.1
+    assert "above what it delivers on unseen rows" in res.verdict()
+
+
+def test_filter_own_number_is_inner_cv_and_perfect_signal():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 10))
+    y = (X[:, 6] > 0).astype(int)
+    res = selection_inflation(UnivariateFilter("cc", n_features_to_select=1), tree(2), X, y,
+                              noise_features=0, nested=False)
+    assert res.own["own_source"] == "inner_cv" and res.own["selected"] == ["x6"]
+    assert res.own["selection_score"] > 0.97 and res.own["test_score"] > 0.97
+    assert abs(res.own["gap"]) < 0.03
+
+
+# ------------------------------------------------------------ nested CV
+def test_nested_cv_equals_sklearn_pipeline_cv():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(150, 12))
+    y = (X[:, 0] + X[:, 3] > 0).astype(int)
+    sel = UnivariateFilter("cc", n_features_to_select=3)
+    got = nested_cv_score(sel, tree(3), X, y, cv=5, random_state=11)
+    cv_seed = np.random.RandomState(11).randint(0, 2**31 - 1, size=3)[0]
+    want = cross_val_score(Pipeline([("s", sel), ("m", tree(3))]), X, y,
+                           cv=StratifiedKFold(5, shuffle=True, random_state=cv_seed))
+    np.testing.assert_allclose(got["scores"], want)
+    assert got["mean"] == pytest.approx(want.mean())
+
+
+def test_naive_cv_beats_nested_on_pure_noise():
+    # selecting on every row and then cross-validating is the classic selection bias
+    rng = np.random.default_rng(5)
+    X = rng.random((80, 300))
+    y = np.array([0, 1] * 40)
+    res = selection_inflation(UnivariateFilter(class_mean_separation, n_features_to_select=5),
+                              "logistic", X, y, noise_features=0, random_state=0)
+    assert res.naive["mean"] > 0.7
+    assert res.nested["mean"] < 0.65
+    est = res.estimates()
+    assert est["honest"].tolist() == [False, True, True, False, True]
+
+
+def test_selection_inflation_deterministic_and_json(sonar):
+    X, y = sonar
+    kw = dict(noise_features=40, n_repeats=2, cv=3, random_state=3)
+    a = selection_inflation(UnivariateFilter("cc", n_features_to_select=5), "tree", X, y, **kw)
+    b = selection_inflation(UnivariateFilter("cc", n_features_to_select=5), "tree", X, y,
+                            n_jobs=2, **kw)
+    da, db = a.to_dict(), b.to_dict()
+    assert json.dumps(da, default=str) == json.dumps(db, default=str)
+    assert da["noise_pool"]["n_noise"] == 40 and da["split"] == {"train": 124, "val": 42,
+                                                                  "test": 42}
+
+
+def test_pool_shrinks_under_the_fit_budget(sonar):
+    X, y = sonar
+    res = selection_inflation(ForwardSelector(tree(3), max_rounds=2), tree(3), X, y,
+                              max_noise_fits=400, n_repeats=2, nested=False)
+    # about 2 fits per column -> 400 / (2 * 2 * ~2) ~ 50 columns, never below 4 * max(k) = 32
+    assert 32 <= res.noise.n_noise < 1200
+    assert "reduced from 1200" in res.noise_note
+
+
+def test_input_not_modified(sonar):
+    X, y = sonar
+    X0, y0 = X.copy(), y.copy()
+    selection_inflation(UnivariateFilter("cc", n_features_to_select=3), "tree", X, y,
+                        noise_features=20, n_repeats=1, cv=3)
+    pd.testing.assert_frame_equal(X, X0)
+    pd.testing.assert_series_equal(y, y0)
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_audit_prints_verdict(capsys):
+    rc = main(["audit", "sonar", "--method", "cc", "--model", "tree", "--noise-features", "60",
+               "--repeats", "2", "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "== Noise pool: 60 noise columns" in out
+    assert "own number" in out and "nested 5-fold CV" in out
+
+
+def test_cli_audit_refuses_all(capsys):
+    assert main(["audit", "sonar", "--method", "all", "-q"]) == 2
+    assert "nothing" in capsys.readouterr().err
+
+
+def test_compare_audit_columns(sonar):
+    X, y = sonar
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare(X, y, methods=["cc"], estimator="tree",
+                    audit={"noise_features": 50, "n_repeats": 2, "cv": 3})
+    df = r.to_frame()
+    assert {"noise_inflation", "noise_se", "nested_cv", "nested_cv_sd"} <= set(df.columns)
+    all_row, cc_row = df.iloc[0], df.iloc[1]
+    assert np.isnan(all_row["noise_inflation"]) and 0.5 < all_row["nested_cv"] <= 1
+    assert cc_row["noise_pool"] == 50 and np.isfinite(cc_row["noise_inflation"])
