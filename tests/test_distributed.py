@@ -109,3 +109,20 @@ def test_fastener_on_dask_equals_n_jobs_1(client, small_sonar):
     np.testing.assert_array_equal(got.support_, ref.support_)
     assert got.pareto_front_[["size", "score"]].equals(ref.pareto_front_[["size", "score"]])
     assert got.n_evaluations_ == ref.n_evaluations_
+
+
+def test_compare_on_ray_equals_n_jobs_1(small_sonar):
+    ray = pytest.importorskip("ray", reason="ray not installed (pip install 'featsieve[ray]')")
+    from ray.util.joblib import register_ray
+
+    X, y = small_sonar
+    kw = dict(methods=["cc", "forward"], estimator="tree")
+    ref = featsieve.compare(X, y, n_jobs=1, **kw)
+    register_ray()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        with parallel_config(backend="ray"):
+            got = featsieve.compare(X, y, **kw)
+    finally:
+        ray.shutdown()
+    assert _strip(got.rows) == _strip(ref.rows)
