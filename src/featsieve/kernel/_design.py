@@ -182,6 +182,9 @@ class KernelDesign:
         self.n_passes = 0
         self.n_kernel_evaluations = 0
         self._cache: dict[int, np.ndarray] = {}
+        if y is None:  # raw passes only (forward HSIC)
+            self.wx = self.wy = self.h = self.hsic_raw = None
+            return
         zy = kernel_y.standardize(np.asarray(y).reshape(-1, 1))
         Ly = self._explicit(zy, kernel_y)  # (1, G, P) float64
         ny = np.sqrt((Ly * Ly).sum(axis=-1))
@@ -278,6 +281,10 @@ class KernelDesign:
             T[:, :, r1 - r0:] *= 2
             out.append(T.reshape(m, -1))
         return out
+
+    def scan(self, V) -> np.ndarray:
+        """Raw ``<K_k, V_m>`` for every feature and block: (d, G, m); ``V`` (m, G, B*B) symmetric."""
+        return self._scan(np.asarray(V), need_norms=False)[1]
 
     def _scan(self, V, need_norms=False):
         """One pass over all features: raw dots (d, G, m) (and norms -> weights (d, G))."""
