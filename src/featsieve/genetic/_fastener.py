@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import numbers
 
 import numpy as np
@@ -26,6 +27,8 @@ from ._operators import (
 )
 
 __all__ = ["FASTENER", "POSS"]
+
+_log = logging.getLogger("featsieve.genetic")
 
 _SCORINGS = {"auto", "f1", "f1_macro", "f1_weighted", "accuracy", "neg_rmse", "neg_mse", "r2"}
 
@@ -151,6 +154,9 @@ class _GeneticSearch(BaseSelector):
                "front_size": len(pairs), "best_score": float(best)}
         rec.update(extra)
         self._history.append(rec)
+        _log.info("%s generation %d: %d evaluations (%d new, %d cached), AUF %.4f, front %d",
+                  type(self).__name__, generation, rec["n_evaluations"], n_new, hits,
+                  rec["auf"], rec["front_size"])
 
     # ----------------------------------------------------------- result
     def _finish(self):
@@ -449,7 +455,8 @@ class FASTENER(_GeneticSearch):
                     n, size=self.weights_max_samples, replace=False))
             fn = mutual_info_classif if self.task_ == "classification" else \
                 mutual_info_regression
-            out = fn(np.asarray(X_tr[rows], dtype=np.float64), y_tr[rows], random_state=seed)
+            out = fn(np.asarray(X_tr[rows], dtype=np.float64), y_tr[rows], random_state=seed,
+                     n_jobs=self.n_jobs)
         elif callable(w):
             out = w(X_tr, y_tr)
         else:

@@ -1,0 +1,256 @@
+"""FASTENER at Earth-observation scale, and against the reference implementation.
+
+Two parts (``--part eo``, ``--part ref`` or ``--part all``):
+
+eo
+    A synthetic EO-sized table (``featsieve.datasets.make_eo_synthetic``:
+    480,000 rows x 182 features, 24 balanced classes, 30 informative columns)
+    and FASTENER with a budget of 1000 model evaluations. Prints wall time,
+    peak resident memory, evaluations per second, the front and how many of its
+    columns are truly informative. Per-generation progress goes to stderr
+    (``logging``) so a long run can be followed.
+
+ref
+    On a mid-size scikit-feature set (Isolet by default, 1560 x 617, 26
+    classes), featsieve's FASTENER and the PyPI reference ``fastener`` (1.0.4)
+    with the same evaluation budget, the same split (80:20 stratified
+    train/test, then 80:20 of train into fit/selection-val), the same model (a
+    fully grown decision tree, ``random_state=0``), the same score (macro F1 on
+    the selection-val rows), the same initial item ({feature 0}), pool size 3,
+    reset/purge every 5 generations. Prints AUF on selection-val (what both
+    optimized), AUF on the untouched test rows (each front item refit on the
+    fit part), wall time, and the ratios ours/reference.
+
+Usage::
+
+    python benchmarks/bench_fastener.py --part ref            # ~ minutes
+    python benchmarks/bench_fastener.py --part eo             # the full EO run
+    python benchmarks/bench_fastener.py --part eo --rows 48000 --evals 200   # smaller
+
+Needs ``pip install fastener`` for the ``ref`` part (it is skipped with a
+message otherwise) and the scikit-feature sets in ``../shared/datasets`` (or
+``$FEATSIEVE_DATA``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import os
+import resource
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from featsieve.evaluation import area_under_front
+from featsieve.genetic import FASTENER
+
+
+def _peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+
+
+def _tree(max_depth=None, min_samples_leaf=1):
+    from sklearn.tree import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(random_state=0, max_depth=max_depth,
+                                  min_samples_leaf=min_samples_leaf)
+
+
+# ------------------------------------------------------------------- EO part
+def run_eo(rows, evals, n_jobs, max_depth, min_samples_leaf, seed):
+    from featsieve.datasets._eo import make_eo_synthetic
+
+    t0 = time.perf_counter()
+    X, y, support = make_eo_synthetic(n_samples=rows, random_state=seed)
+    t_gen = time.perf_counter() - t0
+    rss_data = _peak_rss_gb()
+    print(f"EO table {X.shape[0]:,} x {X.shape[1]} ({X.dtype}, {X.nbytes / 1e9:.2f} GB), "
+          f"{len(np.unique(y))} classes, {support.sum()} informative; generated in "
+          f"{t_gen:.1f} s; peak RSS so far {rss_data:.2f} GB", flush=True)
+    sel = FASTENER(_tree(max_depth, min_samples_leaf), n_generations=100_000,
+                   max_evaluations=evals, validation_fraction=0.5, random_state=seed,
+                   n_jobs=n_jobs)
+    t0 = time.perf_counter()
+    sel.fit(X, y)
+    wall = time.perf_counter() - t0
+    peak = _peak_rss_gb()
+    print(f"FASTENER: {sel.n_evaluations_} evaluations in {len(sel.history_) - 1} generations, "
+          f"wall {wall:.1f} s, {sel.n_evaluations_ / wall:.3f} evaluations/s, "
+          f"peak RSS {peak:.2f} GB (data alone {rss_data:.2f} GB), cache hits "
+          f"{sel.n_cache_hits_}, AUF(K=20) {sel.auf_:.4f}")
+    print("front (size, macro F1 on selection-val, informative columns in the item):")
+    for r in sel.pareto_front_.itertuples():
+        print(f"  {r.size:3d}  {r.score:.4f}  {int(support[list(r.columns)].sum())}/{r.size}")
+    return {"wall": wall, "evals": sel.n_evaluations_, "peak_gb": peak, "auf": sel.auf_}
+
+
+# ------------------------------------------------------------ reference part
+class _Budget(Exception):
+    pass
+
+
+_DATA = {}
+
+
+class _Counted:
+    """Counts the reference's model evaluations and stops it at the budget."""
+
+    def __init__(self, inner, budget):
+        self.inner, self.budget, self.count = inner, budget, 0
+
+    def __call__(self, genes):
+        if self.count >= self.budget:
+            raise _Budget
+        self.count += 1
+        return self.inner(genes)
+
+
+def _ref_eval(model, genes, shuffle_indices=None):
+    """Evaluation function in the reference's API (module level: it pickles)."""
+    from fastener.item import Result
+    from sklearn.metrics import f1_score
+
+    Xv, yv = _DATA["X_val"], _DATA["y_val"]
+    test = Xv[:, genes]
+    if shuffle_indices:
+        test = test.copy()
+        for j in shuffle_indices:
+            _DATA["rng"].shuffle(test[:, j])
+    return Result(f1_score(yv, model.predict(test), average="macro"))
+
+
+def run_reference(X_fit, y_fit, X_val, y_val, budget, seed):
+    from fastener import fastener as ref
+    from fastener.item import (
+        IntersectionMatingWithWeightedRandomInformationGain,
+        RandomEveryoneWithEveryone,
+        RandomFlipMutationStrategy,
+    )
+    from sklearn.tree import DecisionTreeClassifier
+
+    _DATA.update(X_val=X_val, y_val=y_val, rng=np.random.RandomState(seed))
+    n = X_fit.shape[1]
+    mating = RandomEveryoneWithEveryone(
+        pool_size=3, mating_strategy=IntersectionMatingWithWeightedRandomInformationGain())
+    old = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # the reference writes log/<folder>/generation_*.pickle
+        try:
+            t0 = time.perf_counter()
+            opt = ref.EntropyOptimizer(
+                functools.partial(DecisionTreeClassifier, random_state=0), X_fit, y_fit,
+                _ref_eval, n, mating, RandomFlipMutationStrategy(1 / n), initial_genes=[[0]],
+                config=ref.Config(output_folder=f"run{seed}", random_seed=seed,
+                                  number_of_rounds=100_000, reset_to_pareto_rounds=5))
+            counted = _Counted(opt._fitness_function, budget)
+            opt._fitness_function = counted
+            import contextlib
+            import io
+
+            with contextlib.redirect_stdout(io.StringIO()):  # it prints every round
+                try:
+                    opt.mainloop()
+                except _Budget:
+                    pass
+            wall = time.perf_counter() - t0
+        finally:
+            os.chdir(old)
+    front = {k: it.result.score for k, it in opt.pareto_front.items()}
+    cols = {k: list(np.flatnonzero(it.genes)) for k, it in opt.pareto_front.items()}
+    return front, cols, wall, counted.count
+
+
+def _test_auf(cols_by_size, X_fit, y_fit, X_test, y_test):
+    from sklearn.metrics import f1_score
+
+    out = {}
+    for k, cols in cols_by_size.items():
+        if not cols:
+            continue
+        m = _tree().fit(X_fit[:, cols], y_fit)
+        out[k] = f1_score(y_test, m.predict(X_test[:, cols]), average="macro")
+    return area_under_front(out)
+
+
+def run_ref(dataset, budget, n_jobs, seeds):
+    try:
+        import fastener  # noqa: F401
+    except ImportError:
+        print("reference part skipped: pip install fastener")
+        return None
+    from sklearn.model_selection import train_test_split
+
+    from featsieve.datasets import load_scikit_feature
+
+    X, y = load_scikit_feature(dataset, return_X_y=True)
+    X = X.to_numpy(dtype=np.float64)
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    print(f"{dataset}: {X.shape[0]} x {X.shape[1]}, {len(np.unique(y))} classes; budget "
+          f"{budget} evaluations; n_jobs={n_jobs} for featsieve", flush=True)
+    rows = []
+    for seed in seeds:
+        Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.2, stratify=y,
+                                              random_state=seed)
+        Xf, Xv, yf, yv = train_test_split(Xtr, ytr, test_size=0.2, stratify=ytr,
+                                          random_state=seed)
+        t0 = time.perf_counter()
+        ours = FASTENER(_tree(), n_generations=100_000, max_evaluations=budget,
+                        scoring="f1_macro", initial="first", random_state=seed,
+                        weights_max_samples=None, n_jobs=n_jobs).fit(Xf, yf, X_val=Xv,
+                                                                     y_val=yv)
+        t_ours = time.perf_counter() - t0
+        ours_cols = {r.size: list(r.columns) for r in ours.pareto_front_.itertuples()}
+        ref_front, ref_cols, t_ref, ref_evals = run_reference(Xf, yf, Xv, yv, budget, seed)
+        row = {
+            "seed": seed,
+            "auf_val_ours": ours.auf_, "auf_val_ref": area_under_front(ref_front),
+            "auf_test_ours": _test_auf(ours_cols, Xf, yf, Xte, yte),
+            "auf_test_ref": _test_auf(ref_cols, Xf, yf, Xte, yte),
+            "sec_ours": t_ours, "sec_ref": t_ref,
+            "evals_ours": ours.n_evaluations_, "evals_ref": ref_evals,
+        }
+        rows.append(row)
+        print("  " + "  ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}"
+                               for k, v in row.items()), flush=True)
+    import pandas as pd
+
+    df = pd.DataFrame(rows)
+    m = df.mean(numeric_only=True)
+    print(f"\nmean over {len(rows)} splits: AUF(selection-val) ours {m.auf_val_ours:.4f} vs "
+          f"reference {m.auf_val_ref:.4f} (ratio {m.auf_val_ours / m.auf_val_ref:.3f}); "
+          f"AUF(test) ours {m.auf_test_ours:.4f} vs reference {m.auf_test_ref:.4f} (ratio "
+          f"{m.auf_test_ours / m.auf_test_ref:.3f}); wall ours {m.sec_ours:.1f} s vs reference "
+          f"{m.sec_ref:.1f} s (ratio {m.sec_ours / m.sec_ref:.3f})")
+    return df
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--part", choices=["eo", "ref", "all"], default="all")
+    p.add_argument("--rows", type=int, default=480_000)
+    p.add_argument("--evals", type=int, default=1000)
+    p.add_argument("--max-depth", type=int, default=None,
+                   help="tree depth for the EO part (default: fully grown, the seed's tree)")
+    p.add_argument("--min-samples-leaf", type=int, default=1)
+    p.add_argument("--dataset", default="Isolet")
+    p.add_argument("--ref-evals", type=int, default=1000)
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    p.add_argument("--n-jobs", type=int, default=2)
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(message)s")
+    if args.part in ("ref", "all"):
+        logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
+        run_ref(args.dataset, args.ref_evals, args.n_jobs, args.seeds)
+    if args.part in ("eo", "all"):
+        logging.getLogger("featsieve.genetic").setLevel(logging.INFO)
+        run_eo(args.rows, args.evals, args.n_jobs, args.max_depth, args.min_samples_leaf,
+               args.seeds[0])
+
+
+if __name__ == "__main__":
+    main()
