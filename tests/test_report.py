@@ -141,8 +141,10 @@ def test_inflation_section_appears_with_audit_columns(result):
     head = page.tables["comparison"][0]
     assert "noise inflation" in head and "nested cv" in head
     infl = page.tables["inflation"]
-    assert len(infl) == 1 + len(result.rows) and infl[3][1] == "forward"
-    assert float(infl[3][5]) == pytest.approx(0.02)
+    assert infl[0][:2] == ["method", "selection score"]
+    assert len(infl) == 1 + len(result.rows) and infl[3][0] == "forward"
+    assert float(infl[3][4]) == pytest.approx(0.02)
+    assert "known to be useless" in render_report(audited)  # the columns are explained
 
 
 def test_reproduce_result_report(tmp_path):

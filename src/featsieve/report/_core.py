@@ -37,6 +37,20 @@ _HEADERS = {
     "test_score": "test", "gap": "gap (optimism)", "seconds": "seconds", "model_fits": "model fits",
     "tuned": "tuned",
 }
+# what the audit columns mean (``compare --audit``, featsieve.evaluation.add_audit_columns)
+COLUMN_HELP = {
+    "gap": "the selection's own number minus the test score (accuracy; for MSE the other way "
+           "round): positive means the selection looked better than it is.",
+    "noise_inflation": "a pool of pure-noise columns (known to be useless) is ranked by the "
+                       "method once on the training rows only and once on every row, test rows "
+                       "included; the test score of the second minus the first, averaged over "
+                       "k and repeats (seed 002 FS21). Zero in expectation without leakage.",
+    "noise_se": "standard error of the noise-pool inflation over repeats.",
+    "noise_pool": "columns in the noise pool (smaller for costly wrappers).",
+    "nested_cv": "cross-validated score with the selection redone inside every fold: an "
+                 "estimate of the test score that no selection has seen.",
+    "nested_cv_sd": "standard deviation of the nested cross-validation over folds.",
+}
 _DISTRIBUTIONS = ("featsieve", "numpy", "scipy", "scikit-learn", "pandas", "pyarrow", "joblib",
                   "lightgbm", "matplotlib", "jinja2", "narwhals", "polars", "dask",
                   "distributed", "ray", "tqdm", "click")
@@ -352,6 +366,7 @@ def score_vs_features_figure(result):
         if base["test_std"]:
             ax.axhspan(base["test"] - base["test_std"], base["test"] + base["test_std"],
                        color="0.5", alpha=0.12, lw=0)
+    ax.margins(y=0.08)
     if d["n_features"] > 100:  # many columns: a log axis keeps small selections apart
         ax.set_xscale("log")
         ax.set_xlim(left=0.8, right=d["n_features"] * 1.3)
@@ -518,11 +533,16 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
         infl = data["inflation_columns"]
         if infl:
             ctx["inflation"] = {
-                "columns": ["seed", "method", "selection_score", "test_score", "gap"] + infl,
-                "rows": [[str(run.random_state)] + [_fmt(r.get(k), k) for k in
-                          ["method", "selection_score", "test_score", "gap"] + infl]
+                "help": [(k, COLUMN_HELP[k]) for k in ["gap"] + infl if k in COLUMN_HELP],
+                "columns": ["method", "seed", "selection_score", "test_score", "gap"] + infl,
+                "rows": [[r["method"], str(run.random_state)] + [_fmt(r.get(k), k) for k in
+                          ["selection_score", "test_score", "gap"] + infl]
                          for run in runs for r in run.rows],
             }
+            if len(runs) == 1:  # one seed: the seed is in the summary already
+                ctx["inflation"]["columns"].pop(1)
+                for row in ctx["inflation"]["rows"]:
+                    row.pop(1)
         if len(runs) > 1:
             ctx["runs_detail"] = [
                 {"seed": run.random_state,

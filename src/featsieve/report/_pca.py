@@ -95,9 +95,9 @@ def figures(method, selector, rfecv=None):
                    label="local maxima before the max")
     ax.plot([d["n_ext"], d["n_pclfs"]], [d["score_ext"], d["score_pclfs"]], color="tab:red",
             ls="--", lw=0.8)
-    ax.scatter([d["n_pclfs"]], [d["score_pclfs"]], color="tab:blue", s=60, zorder=4,
+    ax.scatter([d["n_pclfs"]], [d["score_pclfs"]], color="tab:blue", s=120, zorder=4,
                label=f"PCLFS: {d['n_pclfs']} features")
-    ax.scatter([d["n_ext"]], [d["score_ext"]], color="tab:red", s=60, zorder=5,
+    ax.scatter([d["n_ext"]], [d["score_ext"]], color="tab:red", s=40, zorder=5,
                label=f"PCLFS-ext: {d['n_ext']} features (t = {d['threshold']:.2g})")
     ax.set_xlabel("number of features (PCLFS order)")
     ax.set_ylabel(d["scoring"])
