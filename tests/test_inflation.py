@@ -307,3 +307,52 @@ def test_compare_audit_columns(sonar):
     all_row, cc_row = df.iloc[0], df.iloc[1]
     assert np.isnan(all_row["noise_inflation"]) and 0.5 < all_row["nested_cv"] <= 1
     assert cc_row["noise_pool"] == 50 and np.isfinite(cc_row["noise_inflation"])
+
+
+# ------------------------------------------------- seed 002 reproduced
+def test_seed_tree_by_hand():
+    from featsieve.reproduce.lesson import SeedTree
+
+    x = np.arange(1, 11, dtype=float)[:, None]
+    y = np.array([0, 0, 0, 1, 0, 1, 1, 1, 1, 1])
+    t = SeedTree(max_depth=1).fit(x, y)
+    # best split x < 6 (gain 0.32, see test_classic): left 0 0 0 1 0 -> 0, right all 1 -> 1
+    assert t.tree_["feature"] == 0 and t.tree_["threshold"] == 6.0
+    assert t.predict(x).tolist() == [0] * 5 + [1] * 5
+    # a second column with the same best gain comes later: the first column keeps the split
+    t2 = SeedTree(max_depth=1).fit(np.hstack([x, x]), y)
+    assert t2.tree_["feature"] == 0 and t2.feature_importances_.tolist() == [1.0, 0.0]
+    # 20 distinct values: only decile thresholds, so the perfect cut x < 3 is not available
+    x20 = np.arange(20, dtype=float)[:, None]
+    y20 = (np.arange(20) >= 3).astype(int)
+    # x < 2: gain 0.255 - 0.9 * 2(17/18)(1/18) = 0.1606; x < 4: 0.255 - 0.2 * 0.375 = 0.18
+    t20 = SeedTree(max_depth=1).fit(x20, y20)
+    assert t20.tree_["threshold"] == 4.0
+    assert t20.score(x20, y20) == pytest.approx(19 / 20)
+
+
+def test_lesson_published_numbers_with_the_seed_tree():
+    """Our selectors + the re-implemented lesson tree give the lesson's printed tables."""
+    from featsieve.reproduce.lesson import PUBLISHED, SeedTree, _methods_table, _noise_table
+
+    b = load_subscribers(include_noise=True)
+    X = b.data[[c for c in b.data.columns if not c.startswith("noise_")]]
+    noise = b.data[[f"noise_{j}" for j in range(1200)]].to_numpy()
+    y, sp = b.target.to_numpy(), b.split.to_numpy()
+    tr, va, te = (np.flatnonzero(sp == s) for s in ("train", "val", "test"))
+    rows, wrapper, importance = _methods_table(X, y, tr, va, te, "seed", 0)
+    for r in rows:
+        cols, train, held, contrib = PUBLISHED["methods"][r["method"]]
+        assert r["columns"] == cols
+        assert round(r["train"], 4) == train and round(r["held_out"], 4) == held
+        if contrib is not None:
+            assert round(r["contrib"], 4) == contrib
+    assert round(wrapper["validation"], 4) == 0.8413 and round(wrapper["test"], 4) == 0.7579
+    assert [(n, round(v, 3)) for n, v in importance] == PUBLISHED["importance"]
+    nrows, base = _noise_table(noise, y, tr, te, SeedTree(), "seed")
+    assert round(base, 4) == 0.7579
+    for r in nrows:
+        assert (round(r["train"], 4), round(r["held_out"], 4)) == \
+            PUBLISHED["noise"][(r["selected"], r["source"])]
+        if r["inflation"] is not None:
+            assert round(r["inflation"], 4) == PUBLISHED["inflation"][r["selected"]]
