@@ -116,6 +116,10 @@ def test_report_has_every_section_and_is_self_contained(result, tmp_path):
     assert page.figures.count("forward") == 1 and page.figures.count("embedded") == 1
     assert "rfe" not in page.figures
     assert result.fingerprint["sha256"] in html and "scikit-learn" in html
+    from featsieve.datasets import load_sonar
+    from featsieve.io import data_fingerprint
+
+    assert result.fingerprint == data_fingerprint(*load_sonar(return_X_y=True))
 
 
 def test_report_sections_for_several_seeds(seeds_result):
@@ -371,5 +375,22 @@ def test_regression_report_says_lower_is_better():
     assert d["metric"] == "mse" and not d["greater_is_better"]
     html = render_report(r)
     page = _parse(html)
-    assert "score-vs-features" in page.sections and "lower is better" in html
+    assert "score-vs-features" in page.sections and "better <b>lower</b>" in html
     assert [row[0] for row in page.tables["comparison"][1:]] == ["all", "cc", "embedded"]
+
+
+def test_cli_audit_report(tmp_path, capsys):
+    from featsieve.cli import main
+    from featsieve.datasets import load_sonar
+    from featsieve.io import data_fingerprint
+
+    html = tmp_path / "audit.html"
+    rc = main(["audit", "--method", "cc", "--model", "tree", "--repeats", "2",
+               "--noise-features", "50", "--report", str(html), "-q"])
+    assert rc == 0, capsys.readouterr().err
+    text = html.read_text()
+    page = _parse(text)
+    assert {"summary", "tables", "run", "data", "environment"} <= set(page.sections)
+    assert "Estimates" in text and "Noise-pool inflation by k" in text
+    X, y = load_sonar(return_X_y=True)
+    assert data_fingerprint(X, y)["sha256"] in text

@@ -340,8 +340,10 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
                    "(0: no cap).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="Write the measurements as JSON here.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML report (estimates, noise pool, run) here.")
 def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features, repeats,
-          max_noise_fits, json_path):
+          max_noise_fits, json_path, report_path):
     """How much does METHOD's selection inflate its own number on DATA (default: sonar)?"""
     import pandas as pd
 
@@ -381,6 +383,17 @@ def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features
             Path(json_path).write_text(json.dumps(res.to_dict(), indent=2, default=str))
         except OSError as exc:
             _fail(exc)
+    if report_path:
+        from .report import write_report
+
+        try:
+            write_report(report_path, res, command=_command_line(click.get_current_context()),
+                         params={"method": method, "model": model,
+                                 "noise_features": noise_features, "repeats": repeats},
+                         fingerprint=io.data_fingerprint(X, y), dataset=name)
+        except (OSError, ValueError) as exc:
+            _fail(exc)
+        click.echo(f"wrote {report_path}")
 
 
 @cli.command()

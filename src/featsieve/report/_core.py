@@ -88,6 +88,11 @@ def _is_comparison(result) -> bool:
     return result is not None and hasattr(_runs(result)[0], "rows")
 
 
+def _is_audit(result) -> bool:
+    """An ``InflationResult`` of ``featsieve audit`` (duck-typed: estimates + verdict)."""
+    return result is not None and hasattr(result, "estimates") and hasattr(result, "verdict")
+
+
 def inflation_columns(rows: list) -> list:
     """Names of the row columns that measure selection inflation (added by an audit).
 
@@ -252,7 +257,8 @@ def _pm(mean, std, digits=4) -> str:
 
 
 def report_data(result=None, *, title: str | None = None, tables: dict | None = None,
-                notes=(), params: dict | None = None, command: str | None = None) -> dict:
+                notes=(), params: dict | None = None, command: str | None = None,
+                fingerprint: dict | None = None, dataset: str | None = None) -> dict:
     """Everything the HTML report shows, as JSON-ready data (no images).
 
     This is also what ``featsieve compare --json`` writes: for a comparison
@@ -264,8 +270,9 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
 
     Parameters
     ----------
-    result : ComparisonResult, SeedsComparison, ReproduceResult or None
-        A reproduce result contributes its tables, notes and params.
+    result : ComparisonResult, SeedsComparison, InflationResult, ReproduceResult or None
+        An audit (``InflationResult``) contributes its verdict, estimates and
+        noise-pool tables; a reproduce result its tables, notes and params.
     title : str or None, default=None
         Page title; derived from the result when None.
     tables : dict of str -> DataFrame, or None
@@ -276,6 +283,11 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
         Extra run parameters (merged over the result's own).
     command : str or None
         The command line that produced the run.
+    fingerprint : dict or None
+        :func:`featsieve.io.data_fingerprint` of the data, for results that do
+        not carry one (a comparison does).
+    dataset : str or None
+        Name of the data, likewise.
 
     Returns
     -------
@@ -294,6 +306,15 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
         out["chart"] = score_vs_features_data(result)
         out["inflation_columns"] = inflation_columns([r for run in runs for r in run.rows])
         title = title or f"featsieve compare: {result.dataset}"
+    elif _is_audit(result):
+        out.update(result.to_dict())
+        tables = {"Estimates": result.estimates(), **tables}
+        if getattr(result, "noise", None) is not None:
+            tables = {**tables, "Noise-pool inflation by k": result.noise.summary()}
+        if getattr(result, "noise_note", ""):
+            notes.append(result.noise_note)
+        run_params["seeds"] = [result.random_state]
+        title = title or f"featsieve audit: {result.name}"
     elif result is not None:  # a ReproduceResult
         tables = {**result.tables, **tables}
         notes = list(result.notes) + notes
@@ -302,6 +323,10 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
         out["figures"] = [str(f) for f in result.figures]
         title = title or f"featsieve reproduce: {result.name}"
     run_params.update(params or {})
+    if fingerprint is not None and not out.get("fingerprint"):
+        out["fingerprint"] = dict(fingerprint)
+    if dataset is not None and not out.get("dataset"):
+        out["dataset"] = dataset
     out["title"] = title or "featsieve report"
     out["tables"] = {k: _records(v) for k, v in tables.items()}
     out["notes"] = notes
@@ -493,12 +518,12 @@ def _png_file(path) -> str | None:
 
 def render_report(result=None, *, title: str | None = None, tables: dict | None = None,
                   notes=(), params: dict | None = None, command: str | None = None,
-                  figures=()) -> str:
+                  figures=(), fingerprint: dict | None = None, dataset: str | None = None) -> str:
     """The self-contained HTML page for a run (images embedded as base64 PNG).
 
     Parameters
     ----------
-    result, title, tables, notes, params, command
+    result, title, tables, notes, params, command, fingerprint, dataset
         As for :func:`report_data`.
     figures : iterable of (title, Figure or path to a PNG), default=()
         Extra figures (e.g. a reproduction's saved PNGs); a ReproduceResult's
@@ -515,7 +540,7 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
         out, except ``run``, ``data`` and ``environment``.
     """
     data = report_data(result, title=title, tables=tables, notes=notes, params=params,
-                       command=command)
+                       command=command, fingerprint=fingerprint, dataset=dataset)
     ctx = {"d": data, "table": None, "chart": None, "method_figs": [], "inflation": None,
            "runs_detail": [], "extra_figs": []}
     notes_out = list(data["notes"])
@@ -564,8 +589,30 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
         if png:
             ctx["extra_figs"].append({"title": t, "png": png})
     ctx["notes"] = notes_out
+    ctx["facts"] = _facts(data)
     ctx["tables"] = {k: _frame_rows(v) for k, v in data["tables"].items()}
     return _template().render(**ctx)
+
+
+def _facts(d: dict) -> list:
+    """(label, value) pairs for the summary line, from whatever the result holds."""
+    facts = []
+    if d.get("dataset") is not None:
+        facts.append(("data", d["dataset"]))
+    if d.get("n_samples") is not None:
+        facts.append(("rows × columns", f"{d['n_samples']} × {d['n_features']}"))
+    for key in ("task", "metric"):
+        if d.get(key):
+            facts.append((key, d[key]))
+    if "greater_is_better" in d:
+        facts.append(("better", "higher" if d["greater_is_better"] else "lower"))
+    if d.get("seeds"):
+        facts.append(("seeds", ", ".join(map(str, d["seeds"]))))
+    elif "random_state" in d:
+        facts.append(("seed", d["random_state"]))
+    if isinstance(d.get("split"), dict):
+        facts.append(("split", " / ".join(f"{k} {v}" for k, v in d["split"].items())))
+    return facts
 
 
 def _frame_rows(records: list) -> dict:
@@ -585,8 +632,8 @@ def write_report(path, result=None, **kwargs) -> Path:
     result
         A ``ComparisonResult``, ``SeedsComparison``, ``ReproduceResult`` or None.
     **kwargs
-        ``title``, ``tables``, ``notes``, ``params``, ``command``, ``figures``:
-        see :func:`render_report`.
+        ``title``, ``tables``, ``notes``, ``params``, ``command``, ``figures``,
+        ``fingerprint``, ``dataset``: see :func:`render_report`.
 
     Returns
     -------
