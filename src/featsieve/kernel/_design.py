@@ -70,8 +70,9 @@ def pyhsiclasso_permutations(n_samples: int, n_permutations: int) -> np.ndarray:
 def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutations, rng):
     """Sample indices of every block: an int array of shape (n_groups, block).
 
-    ``block_size = 0`` (or ``>= n_samples``) gives one block of all samples in
-    their order (plain HSIC Lasso, one permutation). Otherwise each of the
+    ``block_size = 0`` gives one block of all samples in their order (plain
+    HSIC Lasso); ``block_size >= n_samples`` one block of all samples in the
+    order of the first permutation (the same HSIC values). Otherwise each of the
     ``M`` permutations is cut into ``n_samples // block_size`` blocks; the last
     ``n_samples % block_size`` samples of each permutation are left out, as the
     reference does. With a single block ``M`` is 1 (reference behaviour).
@@ -94,8 +95,8 @@ def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutatio
     ValueError
         Explicit permutations of the wrong shape or that are not permutations.
     """
-    B = int(block_size)
-    if B == 0 or B >= n_samples:
+    B = min(int(block_size), n_samples)
+    if B == 0:
         return np.arange(n_samples)[None, :], None
     n_blocks = n_samples // B
     if permutations is not None:

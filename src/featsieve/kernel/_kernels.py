@@ -231,13 +231,19 @@ class LookupGaussianKernel(GaussianKernel):
         The seed's ``B = 4096``.
     max_distance : float, default=8.0
         Range of the table in units of ``sigma``.
+    interpolate : bool, default=False
+        Our option, not the seed's: interpolate linearly between the two
+        nearest entries (error ``h^2/8`` instead of ``h/2`` times the slope).
 
     Notes
     -----
     The largest error of one kernel entry is half a bin times the largest slope
     of the Gaussian, ``0.5 * (8/4095) * exp(-1/2) = 5.9e-4``; the errors have
-    both signs, and the HSIC values they give agree with the exact ones to
-    better than 1e-3 relative (tested). In this implementation the lookup is
+    both signs. On the tests' problem (n = 300) the HSIC of the dependent
+    features is within 1e-4 relative of the exact value and every value within
+    1e-4 of the largest, but for features nearly independent of ``y`` (HSIC a
+    few percent of the largest) the relative error reaches 1e-3 to 4e-3. With
+    ``interpolate=True`` every value is within 2e-5 relative (tested). In this implementation the lookup is
     not faster than ``exp`` (NumPy's vectorized exponential is as cheap as a
     gather); the memory saving the seed describes (``O(dn + B)`` instead of
     ``O(dn^2)``) is what every kernel here already gets from the streaming
@@ -246,10 +252,12 @@ class LookupGaussianKernel(GaussianKernel):
 
     name = "gaussian-lookup"
 
-    def __init__(self, sigma: float = 1.0, n_bins: int = 4096, max_distance: float = 8.0):
+    def __init__(self, sigma: float = 1.0, n_bins: int = 4096, max_distance: float = 8.0,
+                 interpolate: bool = False):
         self.sigma = sigma
         self.n_bins = n_bins
         self.max_distance = max_distance
+        self.interpolate = interpolate
 
     def table(self, dtype=np.float64) -> np.ndarray:
         """The ``n_bins`` kernel values at ``t * max_distance / (n_bins - 1)``, t = 0..n_bins-1."""
@@ -264,8 +272,16 @@ class LookupGaussianKernel(GaussianKernel):
         np.abs(D, out=D)
         D *= D.dtype.type(scale)
         np.minimum(D, self.n_bins - 1, out=D)
-        idx = np.rint(D, out=D).astype(np.intp)
-        return np.take(self.table(D.dtype), idx, out=D)
+        tab = self.table(D.dtype)
+        if not self.interpolate:
+            idx = np.rint(D, out=D).astype(np.intp)
+            return np.take(tab, idx, out=D)
+        idx = np.minimum(np.floor(D), self.n_bins - 2).astype(np.intp)
+        D -= idx  # fraction of the bin
+        slope = np.diff(tab)
+        D *= np.take(slope, idx)
+        D += np.take(tab, idx)
+        return D
 
 
 class DeltaKernel:
