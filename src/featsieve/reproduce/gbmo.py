@@ -1,0 +1,403 @@
+"""``featsieve reproduce gbmo``: seed 000's experiments (Table 4, Tables 5-8, Figures 1-4).
+
+Seed: ``000_dd912381c0e6a8a4.txt`` §4. Every run follows the seed's protocol
+(§4.1-4.2): the rows are split 45% train / 30% selection-validation / 10%
+model-validation / 15% test (seeded, stratified for classes). GBMO and FLBMO
+fit the model on train and mask on selection-validation; CC, MI and RFE
+select on train ∪ selection-validation. Each method's knob (``mu`` for GBMO,
+``eta`` for the others) is chosen on model-validation, and the test split is
+scored once. One GBMO path (``slack=inf``) gives every ``mu`` and every
+``eta``: GBMO and FLBMO share it.
+
+Choices where the seed is silent or where we depart from it (also in the
+notes of the result):
+
+- Final models are refit on train ∪ selection-validation for every method
+  (the project's honest protocol); eq. (16)-(17) refit GBMO/FLBMO on train only.
+- Real data are min-max scaled with the minimum and maximum of train ∪
+  selection-validation, features and (for Residential Building) the target:
+  the seed's MSE of 65e-4 with all features only makes sense for a target
+  in [0, 1] (its variance is 0.027 after this scaling). Zero masking
+  (the seed's) then sets a column to its training minimum.
+- Quick mode (default) uses fixed hyperparameters, one point of Table 3 for
+  the real data; ``full=True`` tunes them over Table 3 by 5-fold
+  cross-validation (on train for GBMO/FLBMO, on train ∪ selection-validation
+  for the others, as in §4.2). LightGBM's ``subsample`` does nothing unless
+  ``subsample_freq > 0``; like the seed's grid we pass it as is.
+- The synthetic data (§4.3) is run twice, with X ~ U(0, 1) and X ~ N(0, 1)
+  (the seed does not say), and, in quick mode, with a LightGBM that can learn
+  ten additive terms from 135 rows (500 stumps, learning rate 0.05); Table
+  3's 10-20 trees with learning rate <= 0.05 underfit it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.metrics import get_scorer
+
+from . import ReproduceResult
+
+__all__ = ["run", "PAPER_TABLE4", "PAPER_TABLES_5_8"]
+
+#: Seed 000 Table 4: (informative, redundant) selected on the synthetic data.
+PAPER_TABLE4 = {"GBMO": (10, 0), "FLBMO": (10, 0), "CC": (7, 13), "MI": (10, 5), "RFE": (10, 5)}
+
+#: Seed 000 Tables 5-8: (test loss, n selected) per model, dataset and method.
+#: Residential Building MSE is in units of 1e-4.
+PAPER_TABLES_5_8 = {
+    "mlp": {
+        "residential_building": {"all": (63.18, 105), "mi": (27.55, 24), "cc": (20.82, 30),
+                                 "gbmo": (18.76, 46), "flbmo": (37.53, 20)},
+        "sonar": {"all": (0.1677, 60), "mi": (0.2097, 10), "cc": (0.1795, 12),
+                  "gbmo": (0.1411, 45), "flbmo": (0.1466, 10)},
+    },
+    "lightgbm": {
+        "residential_building": {"all": (65.31, 105), "mi": (86.65, 30), "cc": (49.58, 30),
+                                 "rfe": (85.30, 60), "gbmo": (44.48, 12), "flbmo": (45.93, 24)},
+        "sonar": {"all": (0.4563, 60), "mi": (0.4957, 10), "cc": (0.4687, 30),
+                  "rfe": (0.4944, 12), "gbmo": (0.3974, 16), "flbmo": (0.4301, 30)},
+    },
+}
+
+MU_GRID = (0.00025, 0.001, 0.01, 0.05)
+SYNTHETIC_ETA = (6, 10, 15, 20)  # §4.3
+
+#: Table 3 grids.
+LGBM_GRID = {"num_leaves": [7, 15], "learning_rate": [0.01, 0.025, 0.05],
+             "n_estimators": [10, 20], "subsample": [0.6, 0.8],
+             "colsample_bytree": [0.6, 0.8], "min_child_samples": [5, 10]}
+MLP_GRID = {"hidden_layer_sizes": [(20,), (40,), (10,), (20, 10)],
+            "activation": ["relu", "logistic"], "alpha": [0.0001, 0.001, 0.01],
+            "learning_rate_init": [0.001, 0.01]}
+
+#: Quick mode: one point of each grid (real data) and the synthetic model.
+QUICK_LGBM = {"num_leaves": 7, "learning_rate": 0.05, "n_estimators": 20, "subsample": 0.8,
+              "colsample_bytree": 0.8, "min_child_samples": 5}
+QUICK_MLP = {"hidden_layer_sizes": (20,), "activation": "relu", "alpha": 0.001,
+             "learning_rate_init": 0.01}
+SYNTHETIC_LGBM = {"n_estimators": 500, "learning_rate": 0.05, "num_leaves": 2,
+                  "min_child_samples": 5}
+#: X distributions for the synthetic data (the seed does not give one).
+SYNTHETIC_X = {"uniform": "U(0, 1)", "normal": "N(0, 1)"}
+
+_LABEL = {"all": "All features", "mi": "MI", "cc": "CC", "rfe": "RFE", "gbmo": "GBMO",
+          "flbmo": "FLBMO"}
+
+
+# ----------------------------------------------------------------- models
+def _base_model(name, task, seed):
+    if name == "lightgbm":
+        import lightgbm as lgb
+
+        cls = lgb.LGBMClassifier if task == "classification" else lgb.LGBMRegressor
+        return cls(random_state=seed, n_jobs=1, verbose=-1)
+    from sklearn.neural_network import MLPClassifier, MLPRegressor
+
+    cls = MLPClassifier if task == "classification" else MLPRegressor
+    return cls(max_iter=1000, random_state=seed)
+
+
+def _loss_scorer(task):
+    return get_scorer("neg_log_loss" if task == "classification" else "neg_mean_squared_error")
+
+
+def _tuned(name, task, seed, full, X, y, params=None):
+    """The model with Table 3 hyperparameters: fixed (quick) or 5-fold CV-tuned (full)."""
+    model = _base_model(name, task, seed)
+    if params is not None:
+        return model.set_params(**params)
+    if not full:
+        return model.set_params(**(QUICK_LGBM if name == "lightgbm" else QUICK_MLP))
+    from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+
+    cv = (StratifiedKFold if task == "classification" else KFold)(5, shuffle=True,
+                                                                  random_state=seed)
+    grid = LGBM_GRID if name == "lightgbm" else MLP_GRID
+    search = GridSearchCV(model, grid, scoring=_loss_scorer(task), cv=cv).fit(X, y)
+    return model.set_params(**search.best_params_)
+
+
+# --------------------------------------------------------------- protocol
+def _top_k(order, k, n):
+    mask = np.zeros(n, bool)
+    mask[np.asarray(order)[:k]] = True
+    return mask
+
+
+def _protocol(X, y, task, model_name, seed, *, full, methods, eta_grid, scale, model_params=None):
+    """One seed of §4.2. Returns ({method: row}, the GBMO selector, the split)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.feature_selection import RFE
+
+    from ..classic import UnivariateFilter
+    from ..mask import GBMO
+    from ..protocol import honest_split
+
+    X = np.asarray(X, dtype=np.float64)
+    if task == "classification":
+        classes, y = np.unique(np.asarray(y), return_inverse=True)
+    else:
+        y = np.asarray(y, dtype=np.float64)
+    split = honest_split(y, task, random_state=seed)
+    fit = split.fit
+    if scale:
+        lo, hi = X[fit].min(axis=0), X[fit].max(axis=0)
+        X = (X - lo) / np.where(hi > lo, hi - lo, 1.0)
+        if task == "regression":
+            ylo, yhi = y[fit].min(), y[fit].max()
+            y = (y - ylo) / (yhi - ylo)
+    d = X.shape[1]
+    scorer = _loss_scorer(task)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model_fit = _tuned(model_name, task, seed, full, X[fit], y[fit], model_params)
+        model_tr = _tuned(model_name, task, seed, full, X[split.train], y[split.train],
+                          model_params)
+
+        cands: dict[str, dict] = {"all": {"all": np.ones(d, bool)}}
+        gbmo = None
+        if "gbmo" in methods or "flbmo" in methods:
+            gbmo = GBMO(model_tr, slack=np.inf, random_state=seed).fit(
+                X[split.train], y[split.train], X_val=X[split.selection_val],
+                y_val=y[split.selection_val])
+            cands["gbmo"] = {f"mu={mu:g}": gbmo.path_support(slack=mu) for mu in MU_GRID}
+            cands["flbmo"] = {f"eta={k}": gbmo.path_support(n_features=k) for k in eta_grid}
+        for m in ("mi", "cc"):
+            if m in methods:
+                f = UnivariateFilter(m, task=task, random_state=seed).fit(X[fit], y[fit])
+                order = np.argsort(f.ranking_, kind="stable")
+                cands[m] = {f"eta={k}": _top_k(order, k, d) for k in eta_grid}
+        if "rfe" in methods and model_name == "lightgbm":
+            kmin = min(eta_grid)
+            rfe = RFE(clone(model_fit), n_features_to_select=kmin, step=1).fit(X[fit], y[fit])
+            cands["rfe"] = {f"eta={k}": rfe.ranking_ <= k - kmin + 1 for k in eta_grid}
+
+        rows = {}
+        fitted: dict[tuple, tuple] = {}
+        for method, cs in cands.items():
+            if method not in methods and method != "all":
+                continue
+            best = None
+            for label, mask in cs.items():
+                key = tuple(np.flatnonzero(mask))
+                if key not in fitted:
+                    est = clone(model_fit).fit(X[fit][:, mask], y[fit])
+                    fitted[key] = (-scorer(est, X[split.model_val][:, mask], y[split.model_val]),
+                                   -scorer(est, X[split.test][:, mask], y[split.test]))
+                val, test = fitted[key]
+                cand = (val, int(mask.sum()), label, mask, test)
+                if best is None or cand[:2] < best[:2]:
+                    best = cand
+            val, n_sel, label, mask, test = best
+            rows[method] = {"method": method, "seed": seed, "n_selected": n_sel,
+                            "model_val_loss": val, "test_loss": test, "tuned": label,
+                            "support": mask}
+    return rows, gbmo, split
+
+
+# -------------------------------------------------------------- experiments
+def _synthetic_data(seed, distribution):
+    """Eq. (18) on 300 x 100: ``y = sum_{j<10} x_j^2 + sin(x_j)``, X drawn from ``distribution``."""
+    from ..datasets import make_gbmo_synthetic
+
+    if distribution == "normal":
+        return make_gbmo_synthetic(random_state=seed)
+    X = np.random.default_rng(seed).uniform(0.0, 1.0, size=(300, 100))
+    y = (X[:, :10] ** 2 + np.sin(X[:, :10])).sum(axis=1)
+    return X, y, np.arange(100) < 10
+
+
+def _synthetic(seeds, full, progress, distribution):
+    methods = ("gbmo", "flbmo", "cc", "mi", "rfe")
+    per_seed, first = [], None
+    for seed in _iter(seeds, progress, f"synthetic {distribution}"):
+        X, y, support = _synthetic_data(seed, distribution)
+        rows, gbmo, _ = _protocol(X, y, "regression", "lightgbm", seed, full=full,
+                                  methods=methods, eta_grid=SYNTHETIC_ETA, scale=False,
+                                  model_params=None if full else SYNTHETIC_LGBM)
+        if first is None:
+            first = (gbmo, float(rows["gbmo"]["tuned"].split("=")[1]))
+        flbmo10 = gbmo.path_support(n_features=10)  # FLBMO with eta fixed at 10, same path
+        for m in methods + ("flbmo10",):
+            s = flbmo10 if m == "flbmo10" else rows[m]["support"]
+            per_seed.append({"X": SYNTHETIC_X[distribution],
+                             "method": "FLBMO (eta=10)" if m == "flbmo10" else _LABEL[m],
+                             "seed": seed, "informative": int(s[support].sum()),
+                             "redundant": int(s[~support].sum()),
+                             "tuned": "eta=10" if m == "flbmo10" else rows[m]["tuned"],
+                             "test_mse": np.nan if m == "flbmo10" else rows[m]["test_loss"]})
+    df = pd.DataFrame(per_seed)
+    table = []
+    for label in df.method.unique():
+        sub = df[df.method == label]
+        ok = int(((sub.informative == 10) & (sub.redundant <= 1)).sum())
+        paper = PAPER_TABLE4.get(label.split(" ")[0], (None, None))
+        table.append({
+            "method": label,
+            "informative (mean)": round(sub.informative.mean(), 1),
+            "redundant (mean)": round(sub.redundant.mean(), 1),
+            "per seed (inf/red)": " ".join(f"{a}/{b}" for a, b in
+                                           zip(sub.informative, sub.redundant, strict=True)),
+            "10 and <=1 redundant": f"{ok}/{len(sub)}",
+            "paper informative": paper[0],
+            "paper redundant": paper[1],
+        })
+    return pd.DataFrame(table), df, first
+
+
+def _real(seeds, full, progress):
+    from ..datasets import load_residential_building, load_sonar
+
+    data = {
+        "residential_building": (load_residential_building(return_X_y=True), "regression"),
+        "sonar": (load_sonar(return_X_y=True), "classification"),
+    }
+    rows, fig_sel = [], None
+    jobs = [(m, ds, s) for m in ("mlp", "lightgbm") for ds in data for s in seeds]
+    for model_name, ds, seed in _iter(jobs, progress, "real-data runs"):
+        (X, y), task = data[ds]
+        methods = ("mi", "cc", "gbmo", "flbmo") + (("rfe",) if model_name == "lightgbm" else ())
+        res, gbmo, _ = _protocol(X, y, task, model_name, seed, full=full, methods=methods,
+                                 eta_grid=_k_grid(X.shape[1]), scale=True)
+        if fig_sel is None and model_name == "mlp" and ds == "residential_building":
+            fig_sel = (gbmo, float(res["gbmo"]["tuned"].split("=")[1]))
+        for r in res.values():
+            rows.append({"model": model_name, "dataset": ds, **{k: v for k, v in r.items()
+                                                              if k != "support"}})
+    return pd.DataFrame(rows), fig_sel
+
+
+def _k_grid(n):
+    from .._registry import k_grid
+
+    return k_grid(n)
+
+
+def _tables_5_8(df):
+    out = {}
+    for model_name, table in (("mlp", "Table 5 + 7 (MLP)"), ("lightgbm", "Table 6 + 8 (LightGBM)")):
+        sub = df[df.model == model_name]
+        lines = []
+        for method in ("all", "mi", "cc", "rfe", "gbmo", "flbmo"):
+            if method not in set(sub.method):
+                continue
+            row = {"method": _LABEL[method]}
+            for ds, unit, scale in (("residential_building", "RB MSE(1e-4)", 1e4),
+                                    ("sonar", "Sonar log loss", 1.0)):
+                r = sub[(sub.dataset == ds) & (sub.method == method)]
+                paper = PAPER_TABLES_5_8[model_name][ds].get(method)
+                loss = r.test_loss * scale
+                row[f"{unit} ours"] = f"{loss.mean():.4g} ± {loss.std(ddof=0):.2g}"
+                row[f"{unit} paper"] = paper[0] if paper else None
+                row[f"{ds.split('_')[0]} n ours"] = round(r.n_selected.mean(), 1)
+                row[f"{ds.split('_')[0]} n paper"] = paper[1] if paper else None
+            lines.append(row)
+        out[table] = pd.DataFrame(lines)
+    return out
+
+
+def _iter(items, progress, desc):
+    if not progress:
+        return items
+    from tqdm.auto import tqdm
+
+    return tqdm(items, desc=desc, leave=False)
+
+
+def _save_figures(out_dir, synthetic, rb_mlp):
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from ..report._mask import mask_plot_data, plot_loss, plot_remaining
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for (sel, mu), tag, what in ((synthetic, "synthetic", "synthetic data U(0, 1), LightGBM"),
+                                 (rb_mlp, "residential_building", "Residential Building, MLP")):
+        if sel is None:
+            continue
+        data = mask_plot_data(sel, slack=mu)
+        n1, n2 = (1, 2) if tag == "synthetic" else (3, 4)
+        for n, draw, name in ((n1, plot_remaining, "remaining"), (n2, plot_loss, "loss")):
+            fig = draw(data, title=f"Figure {n}: GBMO (mu={mu:g}), {what}")
+            path = out / f"gbmo_figure{n}_{tag}_{name}.png"
+            fig.savefig(path, dpi=120)
+            plt.close(fig)
+            paths.append(str(path))
+    return paths
+
+
+def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
+        out_dir=None) -> ReproduceResult:
+    """Reproduce seed 000 §4: Table 4 (synthetic), Tables 5-8 (real data), Figures 1-4.
+
+    Parameters
+    ----------
+    full : bool, default=False
+        Tune LightGBM and MLP over the seed's Table 3 grids by 5-fold CV and
+        average the real data over 10 seeds (quick: fixed hyperparameters, 3
+        seeds). The synthetic table always uses 5 seeds.
+    random_state : int, default=0
+        The first seed; seeds are ``random_state, random_state + 1, ...``.
+    progress : bool, default=False
+    out_dir : path or None
+        Where Figures 1-4 are written as PNG (nothing is written when None).
+
+    Returns
+    -------
+    result : ReproduceResult
+        Tables "Table 4 ...", "Table 5 + 7 (MLP)", "Table 6 + 8 (LightGBM)",
+        the per-seed rows, notes and figure paths.
+    """
+    syn_seeds = [random_state + i for i in range(5)]
+    real_seeds = [random_state + i for i in range(10 if full else 3)]
+    syn = {dist: _synthetic(syn_seeds, full, progress, dist) for dist in SYNTHETIC_X}
+    real_rows, rb_first = _real(real_seeds, full, progress)
+    res = ReproduceResult(name="gbmo", params={"full": full, "random_state": random_state,
+                                               "synthetic_seeds": syn_seeds,
+                                               "real_seeds": real_seeds})
+    for dist, (table4, _, _) in syn.items():
+        res.tables[f"Table 4 (synthetic 300 x 100, X ~ {SYNTHETIC_X[dist]}, LightGBM): "
+                   "features selected"] = table4
+    res.tables.update(_tables_5_8(real_rows))
+    res.tables["per-seed synthetic rows"] = pd.concat([v[1] for v in syn.values()])
+    res.tables["per-seed real-data rows"] = real_rows
+    rb = real_rows[(real_rows.dataset == "residential_building") & (real_rows.model == "lightgbm")]
+    mean = rb.groupby("method").test_loss.mean()
+    for dist, (table4, _, _) in syn.items():
+        ok = dict(zip(table4.method, table4["10 and <=1 redundant"], strict=True))
+        res.notes.append(
+            f"Synthetic, X ~ {SYNTHETIC_X[dist]}: all 10 informative and at most 1 redundant "
+            f"feature in {ok['GBMO']} seeds for GBMO (mu tuned on model-val), {ok['FLBMO']} for "
+            f"FLBMO (eta tuned over {{6, 10, 15, 20}}), {ok['FLBMO (eta=10)']} for FLBMO with "
+            "eta = 10.")
+    res.notes += [
+        f"Residential Building, LightGBM, mean test MSE over {len(real_seeds)} seeds: GBMO "
+        f"{mean.get('gbmo', np.nan) * 1e4:.2f}e-4 vs all features {mean.get('all') * 1e4:.2f}e-4.",
+        "Our Residential Building has 103 features (V-1..V-8 and V-11..V-29 at 5 lags); the "
+        "seed's tables say 105 (it likely counted the two targets).",
+        "Features and the Residential Building target are min-max scaled on train ∪ "
+        "selection-val; the seed's MSE values imply a target in [0, 1].",
+        "Every final model is refit on train ∪ selection-val (the seed refits GBMO/FLBMO on "
+        "train only); mu and eta are tuned on model-val, the test split is scored once.",
+        "Quick mode uses fixed hyperparameters (one point of Table 3; for the synthetic data a "
+        "LightGBM of 500 stumps, learning rate 0.05, since Table 3's 10-20 trees underfit ten "
+        "additive terms from 135 rows); --full tunes the Table 3 grids by 5-fold CV and uses 10 "
+        "seeds for the real data.",
+        "The seed does not say how the synthetic X is drawn. With U(0, 1) each term x^2 + sin x "
+        "is monotone and a 135-row model learns all ten; with N(0, 1) (featsieve's "
+        "make_gbmo_synthetic) the terms are U-shaped, the model explains well under half of the "
+        "selection-val variance, and every method loses informative features.",
+    ]
+    if out_dir is not None:
+        res.figures += _save_figures(out_dir, syn["uniform"][2], rb_first)
+    return res
