@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", default=None, help="Methods for compare (default: all default).")
     ap.add_argument("--model", default="lightgbm")
     ap.add_argument("--seeds", default=None, help="As featsieve compare --seeds.")
+    ap.add_argument("--n-jobs", type=int, default=None)
     ap.add_argument("--height", type=int, default=4000)
     ap.add_argument("--chart", default=None, help="Also save the score-vs-features chart here.")
     args = ap.parse_args(argv)
@@ -68,50 +69,40 @@ def main(argv=None) -> int:
     if args.report:
         html = Path(args.report)
     else:
-        from featsieve.cli import main as featsieve_main
-
         html = out.with_suffix(".html")
-        cmd = ["compare", "--model", args.model, "--report", str(html), "-q"]
-        if args.methods:
-            cmd += ["--methods", args.methods]
-        if args.seeds:
-            cmd += ["--seeds", args.seeds]
-        rc = featsieve_main(cmd)
-        if rc != 0:
-            return rc
+        result = _compare(args)
+        from featsieve.report import write_report
+
+        cmd = "featsieve compare" + (f" --methods {args.methods}" if args.methods else "") + \
+            f" --model {args.model}" + (f" --seeds {args.seeds}" if args.seeds else "")
+        write_report(html, result, command=cmd)
+        print(result.verdict())
         if args.chart:
-            _save_chart(cmd, Path(args.chart))
+            from featsieve.report import score_vs_features_figure
+
+            _, fig = score_vs_features_figure(result)
+            Path(args.chart).parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(args.chart, dpi=110, bbox_inches="tight")
+            print(f"chart -> {args.chart}")
     png = screenshot(html, out, height=args.height)
     print(f"rendered {html} -> {png} ({png.stat().st_size} bytes)")
     return 0
 
 
-def _save_chart(cmd, path: Path) -> None:
-    """Re-run the same comparison in-process and save the chart alone."""
-    import json
-
+def _compare(args):
+    """The comparison on bundled Sonar, in-process (one run serves page and chart)."""
     import featsieve
+    from featsieve.cli import _parse_seeds
     from featsieve.datasets import load_sonar
     from featsieve.evaluation import compare_seeds
-    from featsieve.report import score_vs_features_figure
 
-    j = path.with_suffix(".json")
-    opts = dict(zip(cmd[1::2], cmd[2::2]))
     X, y = load_sonar(return_X_y=True)
-    methods = opts["--methods"].split(",") if "--methods" in opts else None
-    if "--seeds" in opts:
-        from featsieve.cli import _parse_seeds
-
-        res = compare_seeds(X, y, seeds=_parse_seeds(opts["--seeds"], 0), methods=methods,
-                            estimator=opts["--model"], dataset="sonar")
-    else:
-        res = featsieve.compare(X, y, methods=methods, estimator=opts["--model"],
-                                dataset="sonar")
-    _, fig = score_vs_features_figure(res)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    j.write_text(json.dumps(res.to_dict(), indent=1, default=str))
-    print(f"chart -> {path}")
+    methods = args.methods.split(",") if args.methods else None
+    kw = dict(methods=methods, estimator=args.model, dataset="sonar", n_jobs=args.n_jobs,
+              progress=True)
+    if args.seeds:
+        return compare_seeds(X, y, seeds=_parse_seeds(args.seeds, 0), **kw)
+    return featsieve.compare(X, y, random_state=0, **kw)
 
 
 if __name__ == "__main__":
