@@ -335,8 +335,11 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         meth += rows
         wraps.append(w)
         imps[kind] = imp
+    meth_df = pd.DataFrame(meth)
     result.tables["FS15-FS19: three methods, three feature sets (depth-6 tree fit on train)"] = \
-        pd.DataFrame(meth)
+        meth_df.drop(columns=["selected"])
+    result.tables["columns each method kept"] = meth_df.loc[
+        meth_df["selected"] != "", ["model", "method", "selected"]].reset_index(drop=True)
     for w in wraps:
         w["gap"] = w["validation"] - w["test"]
         w.update({"published_validation": PUBLISHED["wrapper_val"],
@@ -439,6 +442,8 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
     ]
     if out_dir is not None:
         result.figures.append(_figure(sep, rnd, baseline, Path(out_dir)))
+    for title, df in result.tables.items():
+        result.tables[title] = df.round(4)
     return result
 
 
