@@ -54,7 +54,7 @@ def _print_table(result):
             for r in df.itertuples()]
     if "nested_cv" in df.columns:  # compare --audit
         headers += ["noise infl", "± se", "pool", "nested cv", "± sd"]
-        for row, r in zip(rows, df.itertuples()):
+        for row, r in zip(rows, df.itertuples(), strict=True):
             row += [_fmt(r.noise_inflation, 3), _fmt(r.noise_se, 3),
                     "-" if r.noise_pool is None or r.noise_pool != r.noise_pool
                     else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]

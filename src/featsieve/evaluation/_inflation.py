@@ -205,7 +205,7 @@ def _fit_score(estimator, task, X_fit, y_fit, X_evals, y_evals, cols):
     est = _final_model(estimator, task, len(cols))
     use = cols if len(cols) else np.arange(X_fit.shape[1])
     est.fit(X_fit[:, use], y_fit)
-    return [score(task, ye, est.predict(Xe[:, use])) for Xe, ye in zip(X_evals, y_evals)]
+    return [score(task, ye, est.predict(Xe[:, use])) for Xe, ye in zip(X_evals, y_evals, strict=True)]
 
 
 def _baseline(task, y_fit, y_eval) -> float:
@@ -566,7 +566,7 @@ def noise_pool_test(selector, estimator, y, *, task="auto", split=None, test_siz
             splits.append((tr, te, wh))
     jobs = (delayed(_noise_repeat)(selector, estimator, y_enc, task, tr, te, wh, k_values,
                                    n_noise, int(s), noise)
-            for s, (tr, te, wh) in zip(seeds, splits))
+            for s, (tr, te, wh) in zip(seeds, splits, strict=True))
     out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     if progress:
         from tqdm.auto import tqdm

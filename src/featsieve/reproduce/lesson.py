@@ -231,9 +231,9 @@ def _methods_table(X, y, tr, va, te, kind, random_state):
     wrap_cols = [Xw.columns[i] for i in np.argsort(wrap.ranking_)[:wrap.n_features_selected_]]
     sets = {
         "no selection": cand,
-        "filter": [c for c, s in zip(cand, filt.support_) if s],
+        "filter": [c for c, s in zip(cand, filt.support_, strict=True) if s],
         "wrapper": wrap_cols,  # in the order the wrapper added them
-        "embedded": [c for c, s in zip(cand, emb.support_) if s],
+        "embedded": [c for c, s in zip(cand, emb.support_, strict=True) if s],
         "manually measured": MANUAL,
     }
     before = measure(cand)[1]
@@ -306,6 +306,7 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         importance top 5", "FS21 noise pool (lesson's noise columns)", "FS21
         noise pool over seeds", "selection audit", "direction checks".
     """
+    from .. import EmbeddedSelector, ForwardSelector, UnivariateFilter
     from ..datasets import load_subscribers
     from ..evaluation import (
         RandomSelector,
@@ -313,7 +314,6 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         noise_pool_test,
         selection_inflation,
     )
-    from .. import EmbeddedSelector, ForwardSelector, UnivariateFilter
 
     b = load_subscribers(include_noise=True)
     noise_cols = [c for c in b.data.columns if c.startswith("noise_")]
@@ -456,7 +456,7 @@ def _figure(sep, rnd, baseline, out_dir: Path) -> str:
     out_dir.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     for off, (label, res) in zip((-0.15, 0.15), (("top-k by separation", sep),
-                                                 ("random columns", rnd))):
+                                                 ("random columns", rnd)), strict=True):
         s = res.summary()
         ax.errorbar(np.arange(len(s)) + off, s["inflation"], yerr=2 * s["inflation_se"],
                     fmt="o", capsize=4, label=label)
