@@ -35,8 +35,6 @@ import warnings
 def _worker(spec: dict) -> dict:
     import resource
 
-    import numpy as np
-
     from featsieve.datasets import make_hsic_nonadditive
 
     X, y, _ = make_hsic_nonadditive(n_samples=spec["n"], n_features=spec["d"],

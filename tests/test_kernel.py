@@ -17,7 +17,6 @@ from featsieve.kernel import (
     FHSIC,
     MRMR,
     QPFS,
-    DeltaKernel,
     GaussianKernel,
     GroupHSICLasso,
     HSICLasso,

@@ -370,9 +370,9 @@ class QPFS(_GramBaseline):
 
 # ------------------------------------------------------------------ FHSIC
 class FHSIC(_KernelParams, BaseSelector):
-    __doc__ = f"""Forward selection by HSIC of the selected set (Song et al. 2012; seed 004 §3.3).
+    __doc__ = """Forward selection by HSIC of the selected set (Song et al. 2012; seed 004 §3.3).
 
-    Step ``t`` adds the feature ``j`` maximizing ``tr(M_bar_{{S+j}} L_bar)``
+    Step ``t`` adds the feature ``j`` maximizing ``tr(M_bar_{S+j} L_bar)``
     (seed eq. (7)), ``M`` the Gaussian kernel on the standardized selected
     features jointly. The joint Gaussian kernel is the element-wise product of
     per-feature ones, so a step is one pass over the features against the
@@ -382,7 +382,7 @@ class FHSIC(_KernelParams, BaseSelector):
     ----------
     n_features_to_select : int, float or None, default=None
         None selects 5.
-    width : {{"fixed", "sqrt-size"}}, default="fixed"
+    width : {"fixed", "sqrt-size"}, default="fixed"
         ``"fixed"``: width ``sigma`` for every set, so the joint kernel is the
         product of the per-feature kernels of HSIC Lasso (``sigma_x = 1``).
         ``"sqrt-size"``: width ``sigma sqrt(|S|)`` (the squared distance of
@@ -392,7 +392,7 @@ class FHSIC(_KernelParams, BaseSelector):
     sigma : float, default=1.0
     kernel_y, block_size, n_permutations, permutations, dtype, chunk_size :
         As in :class:`HSICLasso` (the feature kernel is Gaussian).
-    task : {{"auto", "classification", "regression"}}, default="auto"
+    task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
     n_jobs : int or None, default=None
 

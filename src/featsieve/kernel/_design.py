@@ -236,9 +236,10 @@ class KernelDesign:
         if G == 1:  # one big block: the upper triangle, in tiles of rows (K is symmetric)
             tiles = self._row_tiles(self.chunk_size)
             buf = np.empty(c * (tiles[0][1] - tiles[0][0]) * B, dtype=self.dtype)
-            for (r0, r1), Vt in zip(tiles, V):
+            for (r0, r1), Vt in zip(tiles, V, strict=True):
                 rr, nc = r1 - r0, B - r0
-                Kt = self.kx.cross(z[:, 0, r0:r1], z[:, 0, r0:], out=buf[: c * rr * nc].reshape(c, rr, nc))
+                out = buf[: c * rr * nc].reshape(c, rr, nc)
+                Kt = self.kx.cross(z[:, 0, r0:r1], z[:, 0, r0:], out=out)
                 if w is not None:
                     Kt *= w[:, 0, r0:r1, None] * w[:, 0, None, r0:]
                 raw[:, 0, :] += Kt.reshape(c, rr * nc) @ Vt.T

@@ -13,7 +13,7 @@ from ._design import KernelDesign, make_blocks
 from ._kernels import resolve_kernel
 from ._lars import nonnegative_lars
 
-__all__ = ["HSICLasso", "NOCCOLasso", "GroupHSICLasso", "hsic_scores"]
+__all__ = ["HSICLasso", "NOCCOLasso", "hsic_scores"]
 
 _KERNEL_NAMES = {"gaussian", "gaussian-lookup", "delta"}
 _KERNEL_PARAM = [StrOptions(_KERNEL_NAMES), HasMethods(["standardize", "cross"])]
