@@ -761,8 +761,9 @@ class InflationResult:
                 state, spread = "one repeat, so no spread", f" (k={ks})"
             parts.append(
                 f"On a pool of {self.noise.n_noise} pure-noise columns, choosing them from all "
-                f"rows instead of the training rows changed the test {self.metric} of the "
-                f"noise-only models by {ov['inflation']:+.3f}{spread}: {state}.")
+                f"rows instead of the training rows made the noise-only models look "
+                f"{abs(ov['inflation']):.3g} {'better' if ov['inflation'] >= 0 else 'worse'} "
+                f"on the test rows ({self.metric}; {ov['inflation']:+.3g}{spread}): {state}.")
         if self.nested is not None:
             t = (f"The honest estimate (nested {self.nested['n_splits']}-fold CV of selection + "
                  f"model) is {self.nested['mean']:.4g} ± {self.nested['std']:.2g}")
