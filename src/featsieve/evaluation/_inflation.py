@@ -755,15 +755,16 @@ class InflationResult:
                          if ov["beyond_noise"] and ov["inflation"] > 0 else
                          "beyond noise, in the deflating direction" if ov["beyond_noise"] else
                          "within noise")
-                spread = f" ± {ov['inflation_se']:.2g} (mean ± standard error over " \
-                         f"{ov['n_repeats']} repeats, k={ks})"
+                spread = (f"{ov['inflation']:+.3g} ± {ov['inflation_se']:.2g} {self.metric}, "
+                          f"mean ± standard error over {ov['n_repeats']} repeats, k={ks}")
             else:
-                state, spread = "one repeat, so no spread", f" (k={ks})"
+                state = "one repeat, so no spread"
+                spread = f"{ov['inflation']:+.3g} {self.metric}, k={ks}"
             parts.append(
                 f"On a pool of {self.noise.n_noise} pure-noise columns, choosing them from all "
                 f"rows instead of the training rows made the noise-only models look "
                 f"{abs(ov['inflation']):.3g} {'better' if ov['inflation'] >= 0 else 'worse'} "
-                f"on the test rows ({self.metric}; {ov['inflation']:+.3g}{spread}): {state}.")
+                f"on the test rows ({spread}): {state}.")
         if self.nested is not None:
             t = (f"The honest estimate (nested {self.nested['n_splits']}-fold CV of selection + "
                  f"model) is {self.nested['mean']:.4g} ± {self.nested['std']:.2g}")
