@@ -4,7 +4,7 @@ import pytest
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeClassifier
-from sklearn.metrics import log_loss
+from sklearn.metrics import get_scorer
 from sklearn.tree import DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -219,6 +219,31 @@ def test_n_jobs_and_batch_size_do_not_change_the_result():
     assert not np.array_equal(a.path_["loss"], d.path_["loss"])  # another split
 
 
+def test_skipping_unused_columns_is_exact():
+    lgb = pytest.importorskip("lightgbm")
+    from sklearn.ensemble import RandomForestRegressor
+
+    from featsieve.mask import unused_columns
+
+    X, y, _ = make_gbmo_synthetic(200, 30, 4, random_state=6)
+    for est in (lgb.LGBMRegressor(n_estimators=15, num_leaves=4, random_state=0, verbose=-1,
+                                  n_jobs=1),
+                RandomForestRegressor(n_estimators=5, max_depth=3, random_state=0)):
+        on = FLBMO(est, n_features_to_select=1, random_state=0).fit(X, y)
+        off = FLBMO(est, n_features_to_select=1, skip_unused=False, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(on.path_["index"], off.path_["index"])
+        np.testing.assert_array_equal(on.path_["loss"], off.path_["loss"])
+        unused = unused_columns(on.estimator_, 30)
+        assert 0 < unused.sum() < 30
+        assert off.n_copies_predicted_ == off.n_candidates_evaluated_ == sum(range(2, 31))
+        assert on.n_copies_predicted_ < off.n_copies_predicted_
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    assert unused_columns(tree, 30).sum() == 29
+    model, _, _ = _linear_problem()
+    np.testing.assert_array_equal(np.flatnonzero(unused_columns(model, 8)), [1, 3, 4, 7])
+    assert unused_columns(CountingRegressor().fit(X, y), 30) is None
+
+
 # ---------------------------------------------------------- classification
 def test_log_loss_matches_sklearn_and_prefit_keeps_labels():
     rng = np.random.default_rng(0)
@@ -226,12 +251,13 @@ def test_log_loss_matches_sklearn_and_prefit_keeps_labels():
     y = np.where(X["b"] - X["e"] + 0.3 * rng.normal(size=200) > 0, "yes", "no")
     model = LogisticRegression().fit(X, y)
     sel = FLBMO(model, prefit=True, n_features_to_select=2).fit(X, y)
-    assert sel.base_loss_ == pytest.approx(log_loss(y, model.predict_proba(X)), rel=1e-10)
+    log_loss = get_scorer("neg_log_loss")
+    assert sel.base_loss_ == pytest.approx(-log_loss(model, X, y), rel=1e-10)
     assert list(sel.get_feature_names_out()) == ["b", "e"]
     assert sel.history_[0]["feature"] in {"a", "c", "d", "f"}
     Xm = X.copy()
     Xm[sel.history_[0]["feature"]] = 0.0
-    assert sel.history_[0]["loss"] == pytest.approx(log_loss(y, model.predict_proba(Xm)))
+    assert sel.history_[0]["loss"] == pytest.approx(-log_loss(model, Xm, y), rel=1e-10)
 
 
 def test_classifier_without_predict_proba():

@@ -41,7 +41,7 @@ from ._base import BaseSelector
 from ._registry import MethodSpec, k_grid, register
 from .protocol import holdout_split
 
-__all__ = ["GBMO", "FLBMO", "MU_GRID"]
+__all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,15 +92,25 @@ class _Replay:
 class _Loss:
     """A loss over the validation rows, evaluated on precomputed model outputs.
 
-    ``methods`` are the model's response methods the loss reads; ``block``
-    maps ``{method: output rows of one masked copy}`` and the labels to a
-    float (lower is better).
+    ``methods`` are the model's response methods the loss reads. ``stacked``
+    maps ``({method: outputs of c stacked copies}, y, c)`` to the c losses at
+    once (the built-in losses); otherwise ``block`` maps
+    ``({method: outputs of one copy}, y)`` to one float. Lower is better.
     """
 
-    def __init__(self, name, methods, block):
+    def __init__(self, name, methods, *, block=None, stacked=None):
         self.name = name
         self.methods = tuple(methods)
         self.block = block
+        self.stacked = stacked
+
+    def values(self, outs, y, c) -> np.ndarray:
+        """Losses of ``c`` stacked copies of the ``len(y)`` validation rows."""
+        if self.stacked is not None:
+            return np.asarray(self.stacked(outs, y, c), dtype=np.float64)
+        K = len(y)
+        return np.array([self.block({m: o[b * K:(b + 1) * K] for m, o in outs.items()}, y)
+                         for b in range(c)], dtype=np.float64)
 
 
 def _label_positions(model, labels):
@@ -126,16 +136,15 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
         if loss in ("mse", "mae"):
             if clf:
                 raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
-            power = 2 if loss == "mse" else 1
             yf = np.asarray(labels, dtype=np.float64)
-            return _Loss(loss, ("predict",), lambda o, y: float(np.mean(
-                np.abs(np.asarray(o["predict"], np.float64).reshape(len(yf), -1)[:, 0] - yf)
-                ** power)))
+            err = np.square if loss == "mse" else np.abs
+            return _Loss(loss, ("predict",), stacked=lambda o, y, c: err(
+                np.asarray(o["predict"], np.float64).reshape(c, len(yf)) - yf).mean(axis=1))
         if not clf:
             raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
         if loss == "zero_one":
-            return _Loss(loss, ("predict",), lambda o, y: float(np.mean(
-                np.asarray(o["predict"]).ravel() != y)))
+            return _Loss(loss, ("predict",), stacked=lambda o, y, c: (
+                np.asarray(o["predict"]).reshape(c, len(y)) != y).mean(axis=1))
         if not hasattr(model, "predict_proba"):
             raise ValueError(
                 f"{type(model).__name__} has no predict_proba, which the default "
@@ -144,18 +153,19 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
                 "scikit-learn scorer that reads decision_function (e.g. 'roc_auc' for two "
                 "classes), or use a model with predict_proba (e.g. SVC(probability=True))."
             )
-        rows = np.arange(n_rows)
         pos = None
 
-        def _log_loss(o, y):
+        def _log_loss(o, y, c):
+            # -mean log p(true class), probabilities clipped to [eps, 1 - eps] as in sklearn
             nonlocal pos
             if pos is None:
                 pos = _label_positions(model, y)
             p = np.asarray(o["predict_proba"])
             eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
-            return float(-np.mean(np.log(np.clip(p[rows, pos], eps, 1 - eps))))
+            true = p[np.arange(c * len(y)), np.tile(pos, c)]
+            return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y)).mean(axis=1)
 
-        return _Loss(loss, ("predict_proba",), _log_loss)
+        return _Loss(loss, ("predict_proba",), stacked=_log_loss)
     if isinstance(loss, str) or _is_scorer(loss):
         scorer = get_scorer(loss) if isinstance(loss, str) else loss
         name = loss if isinstance(loss, str) else repr(scorer)
@@ -164,11 +174,11 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
         def _scored(o, y):
             return -float(scorer(_Replay(model, o), dummy, y))
 
-        return _Loss(name, (), _scored)  # methods discovered on first use (see _fit)
+        return _Loss(name, (), block=_scored)  # methods found on the unmasked rows (see _fit)
     if callable(loss):
         method = "predict_proba" if clf and hasattr(model, "predict_proba") else "predict"
         name = getattr(loss, "__name__", repr(loss))
-        return _Loss(name, (method,), lambda o, y: float(loss(y, o[method])))
+        return _Loss(name, (method,), block=lambda o, y: float(loss(y, o[method])))
     raise ValueError(f"loss must be None, one of {_BUILTIN_LOSSES}, a scorer or a callable; "
                      f"got {loss!r}.")
 
@@ -198,18 +208,66 @@ def _chunk_losses(model, X_cur, y, cols, fill, loss: _Loss) -> np.ndarray:
     for b, j in enumerate(cols):
         stacked[b * K:(b + 1) * K, j] = fill[j]
     Xin = _as_model_input(model, stacked)
-    outs = {m: getattr(model, m)(Xin) for m in loss.methods}
-    return np.array([loss.block({m: o[b * K:(b + 1) * K] for m, o in outs.items()}, y)
-                     for b in range(len(cols))], dtype=np.float64)
+    return loss.values({m: getattr(model, m)(Xin) for m in loss.methods}, y, len(cols))
 
 
-def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel):
+def unused_columns(model, n_features: int):
+    """Columns a fitted model provably never reads, or None when it cannot tell.
+
+    Masking such a column cannot change a single prediction, so GBMO/FLBMO
+    give it the current loss without predicting (``skip_unused=True``); the
+    path is the same as with every copy predicted.
+
+    Parameters
+    ----------
+    model : fitted estimator
+        Recognized: LightGBM models (no split on the column), scikit-learn
+        decision trees and ensembles of them over all columns (the column
+        appears in no node), and linear models (its coefficients are all 0).
+    n_features : int
+
+    Returns
+    -------
+    unused : ndarray of bool, shape (n_features,), or None
+    """
+    booster = getattr(model, "booster_", None)
+    if booster is not None and hasattr(booster, "feature_importance"):
+        counts = np.asarray(booster.feature_importance(importance_type="split"))
+        return counts == 0 if counts.shape == (n_features,) else None
+    trees = None
+    if hasattr(model, "tree_"):
+        trees = [model]
+    elif hasattr(model, "estimators_") and not hasattr(model, "estimators_features_"):
+        members = np.ravel(np.asarray(model.estimators_, dtype=object))
+        if len(members) and all(hasattr(e, "tree_") for e in members):
+            trees = list(members)
+    if trees is not None:
+        used = np.zeros(n_features, dtype=bool)
+        for tree in trees:
+            feat = np.asarray(tree.tree_.feature)
+            feat = feat[feat >= 0]
+            if feat.size and feat.max() >= n_features:
+                return None
+            used[feat] = True
+        return ~used
+    coef = getattr(model, "coef_", None)
+    if coef is not None:
+        coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
+        if coef.shape[-1] == n_features:
+            return (coef == 0).all(axis=0)
+    return None
+
+
+def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel, skip=None,
+          cur_loss=None):
     """Algorithm 1 (SLUF): the least useful remaining column and its loss.
 
     ``X_cur`` holds the validation rows with the already-masked columns set to
     their mask values; each remaining column ``j`` is masked in turn (eq. 11)
     and the lowest loss wins (eq. 12-13; ties go to the first, i.e. lowest,
     index). The masked copies are predicted in chunks of ``chunk`` copies.
+    Columns flagged in ``skip`` (never read by the model) get ``cur_loss``,
+    the loss of ``X_cur`` itself, without a prediction.
 
     Returns
     -------
@@ -218,16 +276,26 @@ def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel):
     loss_min : float
     n_calls : int
         Model prediction calls made.
+    n_copies : int
+        Masked copies predicted.
     """
-    chunks = [remaining[k:k + chunk] for k in range(0, len(remaining), chunk)]
+    losses = np.empty(len(remaining))
+    todo = np.arange(len(remaining))
+    if skip is not None:
+        skipped = skip[remaining]
+        losses[skipped] = cur_loss
+        todo = todo[~skipped]
+    cols = [remaining[k] for k in todo]
+    chunks = [cols[k:k + chunk] for k in range(0, len(cols), chunk)]
     if len(chunks) == 1:
         parts = [_chunk_losses(model, X_cur, y, chunks[0], fill, loss)]
-    else:
+    elif chunks:
         parts = parallel(delayed(_chunk_losses)(model, X_cur, y, c, fill, loss) for c in chunks)
-    losses = np.concatenate(parts)
+    if chunks:
+        losses[todo] = np.concatenate(parts)
     losses = np.where(np.isnan(losses), np.inf, losses)
     i = int(np.argmin(losses))
-    return i, float(losses[i]), len(chunks) * len(loss.methods)
+    return i, float(losses[i]), len(chunks) * len(loss.methods), len(cols)
 
 
 def _gbmo_stops(loss_t: float, loss_prev: float, slack: float) -> bool:
@@ -305,6 +373,11 @@ _COMMON_DOC = """
         Masked copies predicted per model call. None: as many as fit in 64 MiB
         (``batch_size * n_val_rows * n_features * 8`` bytes). The chunks never
         depend on ``n_jobs``, so the result is the same for any ``n_jobs``.
+    skip_unused : bool, default=True
+        Do not predict the copies that mask a column the model provably never
+        reads (:func:`unused_columns`: LightGBM, scikit-learn trees and tree
+        ensembles, linear models with zero coefficients); their loss is the
+        current loss. Exact: the path is the same as with False.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
         Seeds the internal train / selection-validation split.
@@ -363,6 +436,7 @@ class _MaskEliminationBase(BaseSelector):
         "loss": [None, str, callable],
         "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "skip_unused": ["boolean"],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
@@ -448,9 +522,10 @@ class _MaskEliminationBase(BaseSelector):
             calls += len(rec._asked)
         else:
             Xin = _as_model_input(model, Xv)
-            base = loss.block({m: getattr(model, m)(Xin) for m in loss.methods}, labels)
+            base = loss.values({m: getattr(model, m)(Xin) for m in loss.methods}, labels, 1)[0]
             calls += len(loss.methods)
-        path, n_calls, n_cands = self._eliminate(model, Xv, labels, fill, loss, d)
+        path, n_calls, n_cands, n_copies = self._eliminate(model, Xv, labels, fill, loss, d,
+                                                           base)
         calls += n_calls
 
         names = np.asarray(self._fit_feature_names, dtype=object)
@@ -482,7 +557,7 @@ class _MaskEliminationBase(BaseSelector):
         self.mask_values_ = full_fill
         self.loss_ = loss.name
         self.n_model_fits_, self.n_predict_calls_ = fits, calls
-        self.n_candidates_evaluated_ = n_cands
+        self.n_candidates_evaluated_, self.n_copies_predicted_ = n_cands, n_copies
         return self
 
     def _fill_values(self, X_ref, d):
@@ -505,23 +580,25 @@ class _MaskEliminationBase(BaseSelector):
             return int(self.batch_size)
         return max(1, _MAX_BATCH_BYTES // max(1, n_rows * d * 8))
 
-    def _eliminate(self, model, Xv, labels, fill, loss, d):
+    def _eliminate(self, model, Xv, labels, fill, loss, d, base):
         """Run the loop of Algorithms 2/3 until the subclass's rule stops.
 
         Returns the path ``[(j_t^*, Loss_t^min), ...]`` (column indices into
-        the usable columns), the prediction calls and the candidates evaluated.
+        the usable columns), the prediction calls, the candidates evaluated
+        and the masked copies predicted.
         """
         X_cur = np.array(Xv, dtype=np.float64, copy=True)
         remaining = list(range(d))  # ascending, so argmin's first minimum is the lowest index
         target = self._target_size(d)
         chunk = self._chunk_size(X_cur.shape[0], d)
-        path, calls, cands = [], 0, 0
-        prev = np.inf  # Loss_0 = inf
+        skip = unused_columns(model, d) if self.skip_unused else None
+        path, calls, cands, copies = [], 0, 0, 0
+        prev, cur = np.inf, base  # Loss_0 = inf; cur: loss of X_cur itself
         with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
             while len(remaining) > target:
-                i, loss_t, n_calls = _sluf(model, X_cur, labels, remaining, fill, loss, chunk,
-                                           parallel)
-                calls += n_calls
+                i, loss_t, n_calls, n_copies = _sluf(model, X_cur, labels, remaining, fill, loss,
+                                                     chunk, parallel, skip, cur)
+                calls, copies = calls + n_calls, copies + n_copies
                 cands += len(remaining)
                 j = remaining[i]
                 path.append((j, loss_t))
@@ -531,8 +608,8 @@ class _MaskEliminationBase(BaseSelector):
                     break
                 X_cur[:, j] = fill[j]  # eq. 14: m_{j*,t} = 0
                 remaining.pop(i)
-                prev = loss_t
-        return path, calls, cands
+                prev = cur = loss_t
+        return path, calls, cands, copies
 
     # ------------------------------------------------------- reading the path
     def _own_stop(self, n_iterations: int, n_features: int) -> dict:  # pragma: no cover
@@ -681,8 +758,8 @@ class GBMO(_MaskEliminationBase):
     }
 
     def __init__(self, estimator, *, slack=0.001, prefit=False, mask_value="zero", loss=None,
-                 validation_fraction=0.4, batch_size=None, task="auto", random_state=None,
-                 n_jobs=None):
+                 validation_fraction=0.4, batch_size=None, skip_unused=True, task="auto",
+                 random_state=None, n_jobs=None):
         self.estimator = estimator
         self.slack = slack
         self.prefit = prefit
@@ -690,6 +767,7 @@ class GBMO(_MaskEliminationBase):
         self.loss = loss
         self.validation_fraction = validation_fraction
         self.batch_size = batch_size
+        self.skip_unused = skip_unused
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -748,8 +826,8 @@ class FLBMO(_MaskEliminationBase):
     }
 
     def __init__(self, estimator, *, n_features_to_select=None, prefit=False, mask_value="zero",
-                 loss=None, validation_fraction=0.4, batch_size=None, task="auto",
-                 random_state=None, n_jobs=None):
+                 loss=None, validation_fraction=0.4, batch_size=None, skip_unused=True,
+                 task="auto", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.prefit = prefit
@@ -757,6 +835,7 @@ class FLBMO(_MaskEliminationBase):
         self.loss = loss
         self.validation_fraction = validation_fraction
         self.batch_size = batch_size
+        self.skip_unused = skip_unused
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs
