@@ -64,7 +64,7 @@ def plot_remaining(data: dict, *, title: str | None = None, ax=None):
         ax.legend(loc="upper right", fontsize=8)
     ax.set_xlabel("iteration t")
     ax.set_ylabel("remaining features")
-    ax.set_title(title or "remaining features vs iteration")
+    ax.set_title(title or "remaining features vs iteration", fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
@@ -85,7 +85,7 @@ def plot_loss(data: dict, *, title: str | None = None, ax=None):
         ax.legend(loc="best", fontsize=8)
     ax.set_xlabel("iteration t (0: no feature masked)")
     ax.set_ylabel(f"validation loss ({data['loss_name']})")
-    ax.set_title(title or "validation loss vs iteration")
+    ax.set_title(title or "validation loss vs iteration", fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
