@@ -472,6 +472,14 @@ class FASTENER(_GeneticSearch):
 
     # ------------------------------------------------------------- fit
     def _fit(self, X, y, X_val=None, y_val=None):
+        from threadpoolctl import threadpool_limits
+
+        # parallelism is ours (items of a generation); native thread pools inside
+        # the model and the MI estimator would only oversubscribe the cores
+        with threadpool_limits(limits=1):
+            return self._fit_limited(X, y, X_val, y_val)
+
+    def _fit_limited(self, X, y, X_val, y_val):
         self._setup(X, y, X_val, y_val)
         ev = self._evaluator
         rng = self._rng
@@ -635,6 +643,12 @@ class POSS(_GeneticSearch):
         self.progress = progress
 
     def _fit(self, X, y, X_val=None, y_val=None):
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1):
+            return self._fit_limited(X, y, X_val, y_val)
+
+    def _fit_limited(self, X, y, X_val, y_val):
         self._setup(X, y, X_val, y_val)
         rng = self._rng
         d = self.n_features_fit_
