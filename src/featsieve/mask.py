@@ -417,8 +417,10 @@ _COMMON_ATTRS = """
         Model prediction calls spent (batched: one per chunk and iteration,
         plus one for ``base_loss_``).
     n_candidates_evaluated_ : int
-        Masked copies evaluated; what one-call-per-candidate would have cost
-        in prediction calls."""
+        Masked copies evaluated, ``sum_t |J_t|``: the prediction calls (per
+        response method) one call per candidate would have cost.
+    n_copies_predicted_ : int
+        Masked copies actually predicted (fewer with ``skip_unused``)."""
 
 
 class _MaskEliminationBase(BaseSelector):
@@ -517,7 +519,7 @@ class _MaskEliminationBase(BaseSelector):
         calls = 0
         if not loss.methods:  # a scorer: learn which outputs it reads, on the unmasked rows
             rec = _Replay(model, record=True)
-            base = -float(loss_scorer_call(self.loss, rec, _as_model_input(model, Xv), labels))
+            base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels))
             loss.methods = tuple(dict.fromkeys(rec._asked))
             calls += len(rec._asked)
         else:
@@ -695,7 +697,8 @@ class _MaskEliminationBase(BaseSelector):
                  "accepted": bool(t < n_removed)} for t in range(n_iter)]
 
 
-def loss_scorer_call(loss, model, X, y):
+def _score(loss, model, X, y):
+    """The scikit-learn score of ``model`` on ``(X, y)`` for a scorer name or object."""
     scorer = get_scorer(loss) if isinstance(loss, str) else loss
     return scorer(model, X, y)
 
@@ -731,9 +734,10 @@ class GBMO(_MaskEliminationBase):
     higher-is-better score) gets the tolerance ``Loss_{{t-1}} (1 - mu)``.
 
     Cost: iteration t predicts ``|J_t|`` masked copies of the K validation
-    rows, in ``ceil(|J_t| / batch_size)`` calls; the whole path costs at most
-    ``M (M + 1) / 2`` copies and one model fit, against ``M`` fits for
-    recursive feature elimination with step 1.
+    rows (fewer with ``skip_unused``), in ``ceil(|J_t| / batch_size)``
+    calls; the whole path costs at most ``M (M + 1) / 2`` copies, ``M``
+    calls and one model fit, against ``M`` fits for recursive feature
+    elimination with step 1. Memory: one chunk, at most 64 MiB by default.
 
     References
     ----------
