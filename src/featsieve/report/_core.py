@@ -383,7 +383,8 @@ def score_vs_features_figure(result):
     styles = _styles(len(pts))
     for p, (c, marker) in zip(pts, styles):
         ax.errorbar(p["n_selected"], p["test"], xerr=p["n_selected_std"], yerr=p["test_std"],
-                    fmt=marker, ms=7, color=c, mec="white", mew=0.6, capsize=3, alpha=0.9)
+                    fmt=marker, ms=7, color=c, mec="white", mew=0.6, capsize=2.5, elinewidth=1,
+                    ecolor=(*c[:3], 0.45), zorder=3)
     base = d["all"]
     if base is not None and base["test"] is not None:
         ax.axhline(base["test"], color="0.3", ls="--", lw=1.2,
@@ -397,13 +398,13 @@ def score_vs_features_figure(result):
         ax.set_xlim(left=0.8, right=d["n_features"] * 1.3)
     else:
         ax.set_xlim(left=0, right=d["n_features"] * 1.05 + 1)
-    _label_points(ax, pts, styles, d["n_features"], log=d["n_features"] > 100)
     ax.set_xlabel("number of selected features")
     better = "higher" if d["greater_is_better"] else "lower"
     ax.set_ylabel(f"test {d['metric']} ({better} is better)")
     ax.grid(True, alpha=0.3)
     if base is not None:
         ax.legend(fontsize=8, loc="lower right")
+    _label_points(ax, pts, styles)
     seeds = f"mean ± sd over {d['n_runs']} seeds" if d["n_runs"] > 1 else "one seed"
     return (f"Test {d['metric']} against number of features ({seeds})", fig)
 
@@ -417,36 +418,59 @@ def _styles(n):
     return [(cmap(i % 10), markers[(i // 10) % len(markers)]) for i in range(n)]
 
 
-def _label_points(ax, pts, styles, n_features, *, log=False):
-    """One label per group of points that would print on top of each other.
+def _label_points(ax, pts, styles):
+    """Label every point without printing labels over each other or over points.
 
-    Points closer than 3% of the axes (in both directions) share one label,
-    "a, b", so coinciding methods stay readable instead of overprinting.
+    Points that coincide on screen (within 6 pixels) share one label ("a, b");
+    each label then takes the first of a few positions around its point whose
+    box overlaps no label placed before and no other point (greedy, in pixel
+    space after the layout is fixed).
     """
     if not pts:
         return
-    xs = np.array([p["n_selected"] for p in pts], dtype=float)
-    ys = np.array([p["test"] for p in pts], dtype=float)
-    xn = np.log10(np.maximum(xs, 1)) / max(np.log10(n_features * 1.3), 1e-9) if log else \
-        xs / (n_features * 1.05 + 1)
-    span = max(float(ys.max() - ys.min()), 1e-12)
-    yn = (ys - ys.min()) / span
+    fig = ax.figure
+    fig.draw_without_rendering()  # fix the layout so data -> pixel transforms are final
+    xy = ax.transData.transform(np.column_stack(
+        [[p["n_selected"] for p in pts], [p["test"] for p in pts]]).astype(float))
     groups: list = []
     for i in range(len(pts)):
         for g in groups:
-            j = g[0]
-            if abs(xn[i] - xn[j]) < 0.03 and abs(yn[i] - yn[j]) < 0.03:
+            if np.all(np.abs(xy[i] - xy[g[0]]) < 6):
                 g.append(i)
                 break
         else:
             groups.append([i])
+    fontsize = 8.5
+    px = fontsize * fig.dpi / 72
+    frame = ax.get_window_extent()
+    marks = [(x - 6, y - 6, x + 6, y + 6) for x, y in xy]
+    placed: list = []
+    legend = ax.get_legend()
+    if legend is not None:
+        e = legend.get_window_extent()
+        placed.append((e.x0, e.y0, e.x1, e.y1))
+
+    def free(box, own):
+        x0, y0, x1, y1 = box
+        if x0 < frame.x0 + 2 or x1 > frame.x1 - 2 or y0 < frame.y0 + 2 or y1 > frame.y1 - 2:
+            return False
+        others = placed + [m for k, m in enumerate(marks) if k not in own]
+        return not any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in others)
+
     for g in groups:
-        j = g[0]
         text = ", ".join(pts[i]["method"] for i in g)
-        right = xn[j] < 0.8  # labels of points near the right edge go to their left
-        ax.annotate(text, (xs[j], ys[j]), textcoords="offset points",
-                    xytext=(7, 4) if right else (-7, 4), ha="left" if right else "right",
-                    fontsize=8.5, color=styles[j][0])
+        w, h = 0.56 * px * len(text), 1.15 * px
+        x, y = xy[g[0]]
+        cands = [(7, 3), (7, -h - 3), (-7 - w, 3), (-7 - w, -h - 3), (-w / 2, 8),
+                 (-w / 2, -h - 8), (7, h + 3), (7, -2 * h - 3), (-7 - w, h + 3),
+                 (-7 - w, -2 * h - 3), (-w / 2, h + 10), (-w / 2, -2 * h - 10)]
+        boxes = [(x + dx, y + dy, x + dx + w, y + dy + h) for dx, dy in cands]
+        k = next((k for k, b in enumerate(boxes) if free(b, g)), 0)
+        placed.append(boxes[k])
+        first = pts[g[0]]
+        ax.annotate(text, (first["n_selected"], first["test"]), textcoords="offset pixels",
+                    xytext=cands[k], ha="left", va="bottom", fontsize=fontsize,
+                    color=styles[g[0]][0])
 
 
 def method_figures(result) -> tuple[list, list]:
