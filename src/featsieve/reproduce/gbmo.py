@@ -39,6 +39,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.metrics import get_scorer
 
+from .._registry import k_grid
 from . import ReproduceResult
 
 __all__ = ["run", "PAPER_TABLE4", "PAPER_TABLES_5_8"]
@@ -264,19 +265,13 @@ def _real(seeds, full, progress):
         (X, y), task = data[ds]
         methods = ("mi", "cc", "gbmo", "flbmo") + (("rfe",) if model_name == "lightgbm" else ())
         res, gbmo, _ = _protocol(X, y, task, model_name, seed, full=full, methods=methods,
-                                 eta_grid=_k_grid(X.shape[1]), scale=True)
+                                 eta_grid=k_grid(X.shape[1]), scale=True)
         if fig_sel is None and model_name == "mlp" and ds == "residential_building":
             fig_sel = (gbmo, float(res["gbmo"]["tuned"].split("=")[1]))
         for r in res.values():
             rows.append({"model": model_name, "dataset": ds, **{k: v for k, v in r.items()
                                                               if k != "support"}})
     return pd.DataFrame(rows), fig_sel
-
-
-def _k_grid(n):
-    from .._registry import k_grid
-
-    return k_grid(n)
 
 
 def _tables_5_8(df):
