@@ -5,7 +5,9 @@ is built with small, fast parameters (``CHECK_PARAMS``) and ``task="auto"`` so
 that the checks' classification and regression targets both work.
 """
 
+import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import featsieve
@@ -20,6 +22,29 @@ CHECK_PARAMS = {
 EXPECTED_FAILURES: dict = {}
 
 
+class _TaskAgnosticTree(BaseEstimator):
+    """A small tree that is a classifier or a regressor depending on y, so that the
+    checks' classification and regression targets both work for model-based selectors."""
+
+    def fit(self, X, y):
+        from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+        y = np.asarray(y)
+        clf = y.dtype.kind in "iubOU" or (y.dtype.kind == "f" and np.all(y == np.round(y)))
+        cls = DecisionTreeClassifier if clf else DecisionTreeRegressor
+        self.model_ = cls(max_depth=3, random_state=0).fit(X, y)
+        self.feature_importances_ = self.model_.feature_importances_
+        if clf:
+            self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
 def _instances():
     out = []
     for name in featsieve.methods():
@@ -30,8 +55,10 @@ def _instances():
         updates = {k: v for k, v in CHECK_PARAMS.get(name, {}).items() if k in params}
         if "task" in params:
             updates["task"] = "auto"
-        if "estimator" in params:
-            updates["estimator"] = None
+        if "estimator" in params and None in sel._parameter_constraints.get("estimator", []):
+            updates["estimator"] = None  # the method's own default model, built per task
+        elif "estimator" in params:
+            updates["estimator"] = _TaskAgnosticTree()
         sel.set_params(**updates)
         out.append(sel)
     return out
