@@ -242,9 +242,9 @@ def _fmt(v, key="") -> str:
     if isinstance(v, float):
         if key.startswith("seconds"):
             return f"{v:.2f}"
-        if float(v).is_integer() and abs(v) < 1e6 and ("n_" in key or "fits" in key):
-            return str(int(v))
-        return f"{v:.4g}" if abs(v) >= 1000 or (v != 0 and abs(v) < 1e-3) else f"{v:.4f}"
+        if "n_" in key or "fits" in key:  # counts, or their means over seeds
+            return str(int(v)) if float(v).is_integer() and abs(v) < 1e9 else f"{v:.1f}"
+        return f"{v:.4g}" if abs(v) >= 1000 else f"{v:.4f}"
     return str(v)
 
 
