@@ -1,8 +1,8 @@
 """PCLFS / PCLFS-ext (seed 003): loading scores, the extension rule, the selector."""
 
 import subprocess
-from functools import partial
 import sys
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -174,10 +174,9 @@ def test_acceptance_ext_fewer_features_within_T():
         ext_cols = np.flatnonzero(sel.support_)
         assert len(ext_cols) == sel.n_features_ext_ <= sel.n_features_pclfs_
 
-        def test_f1(cols):
-            return f1_score(y_te, _logit().fit(X_tr[:, cols], y_tr).predict(X_te[:, cols]))
-
-        assert test_f1(pclfs_cols) - test_f1(ext_cols) <= T
+        f1 = [f1_score(y_te, _logit().fit(X_tr[:, c], y_tr).predict(X_te[:, c]))
+              for c in (pclfs_cols, ext_cols)]
+        assert f1[0] - f1[1] <= T
         fewer += len(ext_cols) < len(pclfs_cols)
         prec_ext.append(informative[ext_cols].mean())
         prec_pclfs.append(informative[pclfs_cols].mean())
@@ -308,3 +307,22 @@ def test_import_stays_light():
 ])
 def test_sklearn_checks(estimator, check):
     check(estimator)
+
+
+def test_reproduce_one_split_protocol():
+    pytest.importorskip("imblearn")
+    from featsieve.reproduce.pclfs import _recode, _select_and_score
+
+    np.testing.assert_array_equal(_recode(np.array(["a", "b", "b", "a", "b"])), [1, 0, 0, 1, 0])
+    X, y, informative = make_pclfs_classification(240, 8, 3, imbalance=0.8, random_state=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+    rows, (sel, rfecv) = _select_and_score(_logit(), X_tr, y_tr, X_te, y_te, smote=True, cv=3,
+                                           T=0.05, seed=0, with_basic=True, keep=True)
+    r = {row["method"]: row for row in rows}
+    assert list(r) == ["Basic", "RFE(CV)", "PCLFS", "PCLFS-ext"]
+    assert r["Basic"]["n_selected"] == 8 and r["RFE(CV)"]["n_selected"] == rfecv.n_features_
+    assert r["PCLFS-ext"]["n_selected"] == sel.n_features_ext_ <= sel.n_features_pclfs_
+    # the same folds serve RFECV and PCLFS
+    assert len(rfecv.cv_results_["mean_test_score"]) == len(sel.grid_scores_) == 8
+    for row in rows:
+        assert 0 <= row["f1"] <= 1 and 0 <= row["error"] <= 1
