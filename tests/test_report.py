@@ -128,6 +128,9 @@ def test_report_sections_for_several_seeds(seeds_result):
     rows = page.tables["comparison"][1:]
     cc = next(r for r in rows if r[0] == "cc")
     tests = [x["test_score"] for run in seeds_result.runs for x in run.rows if x["method"] == "cc"]
+    own = [x["selection_score"] for run in seeds_result.runs for x in run.rows
+           if x["method"] == "cc"]
+    assert float(cc[3]) == pytest.approx(np.mean(own), abs=5e-5)
     mean, sd = cc[4].split(" ± ")
     assert float(mean) == pytest.approx(np.mean(tests), abs=5e-5)
     assert float(sd) == pytest.approx(np.std(tests, ddof=1), abs=5e-3)

@@ -134,7 +134,7 @@ def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, 
                     result = evaluation.compare_seeds(X, y, seeds=seed_list, methods=names,
                                                       estimator=model, task=task, n_jobs=n_jobs,
                                                       progress=_progress_on(quiet),
-                                                      dataset=name)
+                                                      dataset=name, audit=audit)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
     seeds_txt = f"seed {seed}" if seed_list is None else \

@@ -242,7 +242,7 @@ def _fmt(v, key="") -> str:
     if isinstance(v, float):
         if key.startswith("seconds"):
             return f"{v:.2f}"
-        if "n_" in key or "fits" in key:  # counts, or their means over seeds
+        if key.startswith("n_") or "fits" in key or "pool" in key:  # counts (or their means)
             return str(int(v)) if float(v).is_integer() and abs(v) < 1e9 else f"{v:.1f}"
         return f"{v:.4g}" if abs(v) >= 1000 else f"{v:.4f}"
     return str(v)
