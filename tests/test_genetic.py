@@ -308,3 +308,37 @@ def test_registered_methods_run_in_compare(sonar):
 @parametrize_with_checks([FASTENER(n_generations=2), POSS(n_generations=5)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# ------------------------------------------------------- baselines and data
+def test_kbest_and_relieff_scores_rank_the_signal_first():
+    from featsieve.genetic import anova_f_scores, relieff_scores
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(200, 6))
+    y = (X[:, 3] + 0.2 * rng.normal(size=200) > 0).astype(int)
+    assert np.argmax(anova_f_scores(X, y)) == 3
+    assert np.argmax(relieff_scores(X, y, n_neighbors=10)) == 3
+    # max_samples takes a seeded subset: same seed, same weights
+    a = relieff_scores(X, y, n_neighbors=10, max_samples=100, random_state=0)
+    b = relieff_scores(X, y, n_neighbors=10, max_samples=100, random_state=0)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_eo_generator_shape_balance_and_support():
+    from featsieve.datasets._eo import make_eo_synthetic
+    from featsieve.genetic import anova_f_scores
+
+    X, y, support = make_eo_synthetic(n_samples=2400, random_state=0)
+    assert X.shape == (2400, 182) and X.dtype == np.float32
+    np.testing.assert_array_equal(np.bincount(y), np.full(24, 100))
+    assert support.sum() == 30
+    X2, y2, s2 = make_eo_synthetic(n_samples=2400, random_state=0)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(support, s2)
+    F = anova_f_scores(X, y)
+    # 30 informative + 30 redundant columns carry the class; the other 122 are noise
+    noise = np.argsort(F)[:122]
+    assert not support[noise].any()
+    with pytest.raises(ValueError, match="exceeds"):
+        make_eo_synthetic(n_samples=100, n_features=20)
