@@ -419,3 +419,16 @@ def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check(estimator)
+
+
+def test_lars_path_plot_data():
+    from featsieve.report._kernel import lars_path_plot_data
+
+    X, y, _ = make_hsic_nonadditive(n_samples=120, n_features=30, random_state=0)
+    sel = HSICLasso(3).fit(pd.DataFrame(X, columns=[f"f{i}" for i in range(30)]), y)
+    data = lars_path_plot_data(sel)
+    assert data["selected"] == [f"f{j}" for j in sel.selected_order_]
+    assert len(data["knot"]) == len(data["lambda"]) == sel.path_.shape[1]
+    first = data["selected"][0]
+    np.testing.assert_array_equal(data["coef"][first], sel.path_[sel.selected_order_[0]])
+    assert data["final"][first] == pytest.approx(sel.coef_.max())
