@@ -122,6 +122,12 @@ class InformationGainCrossover:
         ``"sqrt"`` ``floor(sqrt(x)) + 1``, ``"log"`` ``floor(log2(x+1)) + 1``;
         a callable maps the size difference (int >= 0) to a number of genes.
         It may be replaced during a run (``crossover.gene_scaling = ...``).
+    top_first : bool, default=False
+        Also add the ``addNum`` highest-weight genes of the XOR (ties: lower
+        index) before the weighted draw of ``addNum`` more from the rest: what
+        the reference implementation (PyPI ``fastener`` 1.0.4,
+        ``IntersectionMatingWithWeightedRandomInformationGain``) does. Not in
+        the seed's Algorithm 2; an option with its own name.
 
     References
     ----------
@@ -129,6 +135,7 @@ class InformationGainCrossover:
     """
 
     gene_scaling: Any = "half"
+    top_first: bool = False
 
     def n_additional(self, size_difference: int) -> int:
         """addNum for a size difference ``| |item1| - |item2| |``."""
@@ -160,9 +167,16 @@ class InformationGainCrossover:
         if rest == 0 or add_num == 0:
             return intermediate
         cand = from_bits(rest, len(weights))
-        picks = weighted_sample(cand, np.asarray(weights, dtype=np.float64)[cand], add_num, rng)
+        w = np.asarray(weights, dtype=np.float64)[cand]
         mask = np.zeros(len(weights), dtype=bool)
-        mask[picks] = True
+        if self.top_first:
+            top = np.lexsort((cand, -w))[:add_num]
+            mask[cand[top]] = True
+            keep = np.ones(len(cand), dtype=bool)
+            keep[top] = False
+            cand, w = cand[keep], w[keep]
+        if len(cand):
+            mask[weighted_sample(cand, w, add_num, rng)] = True
         return intermediate | bits_from_mask(mask)
 
 
