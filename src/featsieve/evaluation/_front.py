@@ -11,7 +11,7 @@ def _pairs(front):
     if hasattr(front, "pareto_front_"):  # a fitted FASTENER / POSS
         front = front.pareto_front_
     if hasattr(front, "columns"):  # DataFrame with size/score columns
-        return list(zip(front["size"].to_numpy(), front["score"].to_numpy()))
+        return list(zip(front["size"].to_numpy(), front["score"].to_numpy(), strict=False))
     if isinstance(front, dict):
         return list(front.items())
     return [tuple(p) for p in front]
@@ -66,7 +66,7 @@ def area_under_front(front, max_features: int = 20, *, empty_score: float = 0.0)
     sizes = np.array([int(s) for s, _ in pairs], dtype=np.int64)
     scores = np.array([float(v) for _, v in pairs], dtype=np.float64)
     best = np.full(K + 1, -np.inf)  # best[k] = best score of an item of size exactly k
-    for s, v in zip(sizes, scores):
+    for s, v in zip(sizes, scores, strict=False):
         if 0 <= s <= K and v > best[s]:
             best[s] = v
     opt = np.maximum.accumulate(best)[1:]

@@ -158,7 +158,7 @@ class SubsetEvaluator:
         ``thresholds[i]`` (the front's best score at that size or below when
         the batch was dispatched: below it the item can never enter the front)."""
         out = []
-        for bits, thr in zip(items, thresholds):
+        for bits, thr in zip(items, thresholds, strict=False):
             score, model = self.fit_score(bits)
             out.append((score, model if score > thr else None))
         return out

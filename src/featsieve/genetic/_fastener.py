@@ -124,9 +124,9 @@ class _GeneticSearch(BaseSelector):
         if new:
             thr = [self._front.opt(popcount(b)) for b in new]
             res = parallel(delayed(self._evaluator.evaluate_batch)([b], [t])
-                           for b, t in zip(new, thr))
+                           for b, t in zip(new, thr, strict=False))
             models = {}
-            for b, r in zip(new, res):
+            for b, r in zip(new, res, strict=False):
                 score, model = r[0]
                 self._order[b] = len(self._cache)
                 self._cache[b] = score
@@ -547,9 +547,9 @@ class FASTENER(_GeneticSearch):
         seeds = [int(s) for s in self._rng.integers(2**31 - 1, size=len(items))]
         res = parallel(delayed(self._evaluator.permutation_decrease)(it.model, it.bits,
                                                                       it.score, s)
-                       for it, s in zip(items, seeds))
+                       for it, s in zip(items, seeds, strict=False))
         new = []
-        for it, (cols, dec) in zip(items, res):
+        for it, (cols, dec) in zip(items, res, strict=False):
             self._n_predictions += len(cols)
             gene = int(cols[int(np.argmin(dec))])
             new.append(it.bits & ~(1 << gene))

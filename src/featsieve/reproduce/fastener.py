@@ -204,9 +204,9 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
             rec["dtfwd_auf_val"] = area_under_front(val, K)
             rec["dtfwd_evals"] = fw.n_model_fits_
             rows.append(rec)
-            budgets = sorted({int(budget * f) for f in (0.1, 0.25, 0.5, 0.75, 1.0)} - {0})
+            budgets = [max(1, int(budget * f)) for f in (0.1, 0.25, 0.5, 0.75, 1.0)]
             for frac, bf, bp in zip((0.1, 0.25, 0.5, 0.75, 1.0), _auf_at(fa, budgets),
-                                    _auf_at(po, budgets)):
+                                    _auf_at(po, budgets), strict=False):
                 conv.append({"dataset": name, "split": s, "budget_share": frac,
                              "fastener_auf_val": bf, "poss_auf_val": bp})
             speedups.append(_speedup(fa, po))
@@ -261,7 +261,8 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
         notes.append(f"Skipped (not found under featsieve.datasets.data_home()): "
                      f"{', '.join(missing)}.")
     if out_dir is not None and keep_for_plot:
-        from ..report._genetic import convergence_figure, figures as gen_figures
+        from ..report._genetic import convergence_figure
+        from ..report._genetic import figures as gen_figures
 
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
