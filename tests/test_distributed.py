@@ -61,7 +61,7 @@ def test_seeds_on_dask_equal_n_jobs_1(client, small_sonar):
         got = compare_seeds(X, y, **kw)
     assert _tasks(ts) >= 3  # one compare per seed on the cluster
     assert [r.random_state for r in got.runs] == [3, 4, 5]
-    for a, b in zip(got.runs, ref.runs):
+    for a, b in zip(got.runs, ref.runs, strict=True):
         assert _strip(a.rows) == _strip(b.rows)
 
 

@@ -183,7 +183,7 @@ def test_score_vs_features_data_single_and_seeds(result, seeds_result):
     d = score_vs_features_data(result)
     assert d["metric"] == "accuracy" and d["greater_is_better"] and d["n_features"] == 60
     assert [p["method"] for p in d["points"]] == ["cc", "forward", "embedded", "rfe"]
-    for p, r in zip(d["points"], result.rows[1:]):
+    for p, r in zip(d["points"], result.rows[1:], strict=True):
         assert (p["n_selected"], p["test"]) == (r["n_selected"], r["test_score"])
         assert p["test_std"] is None
     assert d["all"]["n_selected"] == 60
@@ -212,7 +212,7 @@ def test_forward_plot_data_matches_history(result):
     assert d["added"] == [h["added"] for h in sel.history_]
     assert d["score"] == [h["score"] for h in sel.history_]
     # every accepted round improves on the previous one; the final set's score is the last
-    accepted = [s for s, a in zip(d["score"], d["accepted"]) if a]
+    accepted = [s for s, a in zip(d["score"], d["accepted"], strict=True) if a]
     assert accepted == sorted(accepted) and d["selection_score"] == accepted[-1]
 
 
@@ -296,7 +296,7 @@ def test_compare_seeds_n_jobs_identical():
     X, y = load_sonar(return_X_y=True)
     kw = dict(seeds=[0, 1], methods=["cc", "forward"], estimator="tree")
     a, b = compare_seeds(X, y, n_jobs=1, **kw), compare_seeds(X, y, n_jobs=2, **kw)
-    for ra, rb in zip(a.runs, b.runs):
+    for ra, rb in zip(a.runs, b.runs, strict=True):
         assert [{k: v for k, v in r.items() if k != "seconds"} for r in ra.rows] == \
             [{k: v for k, v in r.items() if k != "seconds"} for r in rb.rows]
     assert a.runs[0].rows != a.runs[1].rows  # another seed, another split

@@ -180,12 +180,12 @@ def _print_summary(result):
              f"{r.seconds_mean:.2f}"] for r in df.itertuples()]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
-                     enumerate(zip(headers, widths)))
+                     enumerate(zip(headers, widths, strict=True)))
     click.echo(line)
     click.echo("-" * len(line))
     for row in rows:
         click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
-                             enumerate(zip(row, widths))))
+                             enumerate(zip(row, widths, strict=True))))
 
 
 def _command_line(ctx) -> str:

@@ -91,7 +91,7 @@ def _forward_figure(method, selector):
     ax.plot(d["round"], d["score"], color="0.6", zorder=1)
     colors = ["tab:blue" if a else "tab:red" for a in d["accepted"]]
     ax.scatter(d["round"], d["score"], c=colors, zorder=2)
-    for r, s, name in zip(d["round"], d["score"], d["added"]):
+    for r, s, name in zip(d["round"], d["score"], d["added"], strict=True):
         ax.annotate(name, (r, s), textcoords="offset points", xytext=(4, 5), fontsize=8)
     ax.axhline(d["selection_score"], color="tab:blue", ls=":", lw=1,
                label=f"final set: {d['selection_score']:.4g}")

@@ -381,7 +381,7 @@ def score_vs_features_figure(result):
     ax = fig.add_subplot()
     pts = [p for p in d["points"] if p["test"] is not None]
     styles = _styles(len(pts))
-    for p, (c, marker) in zip(pts, styles):
+    for p, (c, marker) in zip(pts, styles, strict=True):
         ax.errorbar(p["n_selected"], p["test"], xerr=p["n_selected_std"], yerr=p["test_std"],
                     fmt=marker, ms=7, color=c, mec="white", mew=0.6, capsize=2.5, elinewidth=1,
                     ecolor=(*c[:3], 0.45), zorder=3)
