@@ -28,7 +28,10 @@ __version__ = "0.1.0"
 # public name -> module that defines it (imported on first access)
 _LAZY = {
     "compare": "featsieve.evaluation",
+    "compare_seeds": "featsieve.evaluation",
     "ComparisonResult": "featsieve.evaluation",
+    "SeedsComparison": "featsieve.evaluation",
+    "write_report": "featsieve.report",
     "GBMO": "featsieve.mask",
     "FLBMO": "featsieve.mask",
     "HSICLasso": "featsieve.kernel",
