@@ -60,7 +60,7 @@ def _recovery(full, random_state, progress):
                                     else [50, 100, 200]),
         "Data2 (non-additive, d=1000)": (make_hsic_nonadditive, 1000, 3,
                                          [50, 100, 150, 200, 250, 300] if full
-                                         else [50, 100, 200]),
+                                         else [50, 100, 150]),
     }
     rows = []
     seeds = np.random.RandomState(random_state).randint(0, 2**31 - 1, size=runs)
@@ -247,6 +247,9 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         "selection-val, logistic regression refit there, accuracy on the test rows). HSIC "
         "Lasso's top-k is the path's selection with k features; mRMR's the first k picks; "
         "NOCCO Lasso only where the fit split has at most 300 rows.",
+        "NOCCO Lasso uses the seed's epsilon = 1e-3; on Data1 (n = 200) a larger epsilon "
+        "(0.1) recovers the four features where 1e-3 finds three (the seed: epsilon 'needs "
+        "to be tuned in practice').",
     ]
     figures = _figures(tables, out_dir, random_state) if out_dir is not None else []
     return ReproduceResult(name="hsic", tables=tables, notes=notes, figures=figures,
