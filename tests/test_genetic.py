@@ -118,6 +118,9 @@ def test_mating_pool_draws_distinct_items_and_mates_every_pair():
     assert len(pool.pairs(got)) == 3
     assert pool.select(pop[:2], np.random.default_rng(0)) != []
     assert len(pool.select(pop[:2], np.random.default_rng(0))) == 2
+    # with replacement (the reference's draw) the pool keeps its size on a tiny population
+    assert RandomMatingPool(3, replace=True).select(pop[:1], np.random.default_rng(0)) == \
+        [pop[0]] * 3
 
 
 def test_pareto_front_dominance_removal():

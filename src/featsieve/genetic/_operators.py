@@ -80,19 +80,25 @@ class RandomMatingPool:
     Notes
     -----
     The seed says "two different items from the mating pool are combined"; we
-    therefore draw the pool without replacement (the reference implementation
-    draws with replacement, which can mate an item with itself).
+    therefore draw the pool without replacement by default.
+    replace : bool, default=False
+        Draw with replacement, as the reference implementation (PyPI
+        ``fastener`` 1.0.4) does: an item may then be mated with itself (the
+        child is the item, mutated afresh), which adds copies of good items
+        while the population is small.
     """
 
     pool_size: int = 3
+    replace: bool = False
 
     def select(self, population: list, rng: np.random.Generator) -> list:
-        """``pool_size`` distinct members of ``population`` (in draw order)."""
+        """``pool_size`` members of ``population`` (in draw order; distinct unless
+        ``replace``)."""
         n = len(population)
         if n == 0:
             return []
-        k = min(self.pool_size, n)
-        idx = rng.choice(n, size=k, replace=False)
+        k = self.pool_size if self.replace else min(self.pool_size, n)
+        idx = rng.choice(n, size=k, replace=self.replace)
         return [population[i] for i in idx]
 
     @staticmethod
