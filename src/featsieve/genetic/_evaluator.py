@@ -14,7 +14,7 @@ from sklearn.base import clone
 
 from ._bitset import from_bits
 
-__all__ = ["SubsetEvaluator", "make_metric", "f1_from_labels"]
+__all__ = ["SubsetEvaluator", "make_metric", "f1_from_labels", "evaluation_dtype", "gather_rows"]
 
 
 def f1_from_labels(y_true, y_pred, n_classes: int, average: str = "macro") -> float:
@@ -100,6 +100,20 @@ def _is_float32_model(est) -> bool:
     return mod.startswith("sklearn.tree") or mod.startswith("sklearn.ensemble._forest")
 
 
+def evaluation_dtype(est):
+    """float32 for scikit-learn trees and forests (they compute in float32), else float64."""
+    return np.float32 if _is_float32_model(est) else np.float64
+
+
+def gather_rows(X, rows, dtype) -> np.ndarray:
+    """``X[rows]`` as a column-major array of ``dtype``, filled one column at a
+    time so that no intermediate copy in ``X``'s dtype is made."""
+    out = np.empty((len(rows), X.shape[1]), dtype=dtype, order="F")
+    for j in range(X.shape[1]):
+        out[:, j] = X[rows, j]
+    return out
+
+
 class SubsetEvaluator:
     """Fit a fresh model on an item's columns of the training part and score it
     on the same columns of the selection-validation part.
@@ -124,7 +138,7 @@ class SubsetEvaluator:
     """
 
     def __init__(self, estimator, X_train, y_train, X_val, y_val, metric, task):
-        dtype = np.float32 if _is_float32_model(estimator) else np.float64
+        dtype = evaluation_dtype(estimator)
         self.estimator = estimator
         self.X_train = np.asfortranarray(X_train, dtype=dtype)
         self.X_val = np.asfortranarray(X_val, dtype=dtype)

@@ -16,7 +16,7 @@ from ..evaluation._front import area_under_front
 from ..progress import bar
 from ..protocol import holdout_split
 from ._bitset import from_bits, popcount, to_bits
-from ._evaluator import SubsetEvaluator, make_metric
+from ._evaluator import SubsetEvaluator, evaluation_dtype, gather_rows, make_metric
 from ._operators import (
     BitFlipMutation,
     EveryK,
@@ -61,17 +61,21 @@ class _GeneticSearch(BaseSelector):
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
                                    random_state=int(self._rng.integers(2**31 - 1)))
-            X_tr, y_tr, X_va, y_va = X[tr], y[tr], X[va], y[va]
         else:
             self._rng.integers(2**31 - 1)  # same stream whether or not X_val is given
-            X_va, y_va = self._validate_val(X_val, y_val)
-            X_tr, y_tr = X, y
         n_classes = len(self.classes_) if clf else 0
         metric, name = make_metric(self.scoring, self.task_, n_classes)
         self.scoring_ = name
         tree_seed = int(self._rng.integers(2**31 - 1))
         est = self.estimator if self.estimator is not None else _default_tree(self.task_,
                                                                                 tree_seed)
+        dtype = evaluation_dtype(est)
+        if X_val is None:  # gather rows column by column: no float64 copy of the parts
+            X_tr, y_tr = gather_rows(X, tr, dtype), y[tr]
+            X_va, y_va = gather_rows(X, va, dtype), y[va]
+        else:
+            X_va, y_va = self._validate_val(X_val, y_val)
+            X_tr, y_tr = X, y
         self._evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_)
         self._cache: dict[int, float] = {}
         self._front = ParetoFront()
