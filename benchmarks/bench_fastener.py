@@ -123,7 +123,17 @@ def _ref_eval(model, genes, shuffle_indices=None):
     return Result(f1_score(yv, model.predict(test), average="macro"))
 
 
-def run_reference(X_fit, y_fit, X_val, y_val, budget, seed):
+class _FixedGain:
+    """Stands in for the reference's MI call with precomputed weights (picklable)."""
+
+    def __init__(self, w):
+        self.w = np.asarray(w)
+
+    def __call__(self, X, y):
+        return self.w
+
+
+def run_reference(X_fit, y_fit, X_val, y_val, budget, seed, weights=None):
     from fastener import fastener as ref
     from fastener.item import (
         IntersectionMatingWithWeightedRandomInformationGain,
@@ -136,6 +146,8 @@ def run_reference(X_fit, y_fit, X_val, y_val, budget, seed):
     n = X_fit.shape[1]
     mating = RandomEveryoneWithEveryone(
         pool_size=3, mating_strategy=IntersectionMatingWithWeightedRandomInformationGain())
+    if weights is not None:
+        mating.mating_strategy.informationGainAlgorithm = _FixedGain(weights)
     old = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)  # the reference writes log/<folder>/generation_*.pickle
@@ -242,9 +254,64 @@ def run_ref(dataset, budget, n_jobs, seeds):
     return df
 
 
+def run_ref_search(dataset, budget, n_jobs, seeds):
+    """Search only: MI computed once per split and given to both, so the AUF
+    difference is the search's, over many splits; time excludes the MI estimate."""
+    try:
+        import fastener  # noqa: F401
+    except ImportError:
+        print("reference part skipped: pip install fastener")
+        return None
+    import pandas as pd
+    from sklearn.feature_selection import mutual_info_classif
+    from sklearn.model_selection import train_test_split
+    from threadpoolctl import threadpool_limits
+
+    from featsieve.datasets import load_scikit_feature
+
+    X, y = load_scikit_feature(dataset, return_X_y=True)
+    X = X.to_numpy(dtype=np.float64)
+    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    print(f"{dataset}, search only (shared MI), budget {budget}, {len(seeds)} splits",
+          flush=True)
+    rows = []
+    for seed in seeds:
+        Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.2, stratify=y,
+                                              random_state=seed)
+        Xf, Xv, yf, yv = train_test_split(Xtr, ytr, test_size=0.2, stratify=ytr,
+                                          random_state=seed)
+        with threadpool_limits(1):
+            w = mutual_info_classif(Xf, yf, random_state=seed)
+        t0 = time.perf_counter()
+        ours = FASTENER(_tree(), n_generations=100_000, max_evaluations=budget,
+                        scoring="f1_macro", initial="first", random_state=seed, weights=w,
+                        n_jobs=n_jobs).fit(Xf, yf, X_val=Xv, y_val=yv)
+        t_ours = time.perf_counter() - t0
+        ours_cols = {r.size: list(r.columns) for r in ours.pareto_front_.itertuples()}
+        ref_front, ref_cols, t_ref, _ = run_reference(Xf, yf, Xv, yv, budget, seed, weights=w)
+        row = {"seed": seed, "auf_val_ours": ours.auf_, "auf_val_ref": area_under_front(ref_front),
+               "auf_test_ours": _test_auf(ours_cols, Xf, yf, Xte, yte),
+               "auf_test_ref": _test_auf(ref_cols, Xf, yf, Xte, yte),
+               "sec_ours": t_ours, "sec_ref": t_ref}
+        rows.append(row)
+        print("  " + "  ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}"
+                               for k, v in row.items()), flush=True)
+    df = pd.DataFrame(rows)
+    m, sd = df.mean(numeric_only=True), df.std(numeric_only=True)
+    d_val = df.auf_val_ours - df.auf_val_ref
+    d_test = df.auf_test_ours - df.auf_test_ref
+    print(f"\nmean over {len(df)} splits (sd): AUF(selection-val) ours {m.auf_val_ours:.4f} "
+          f"({sd.auf_val_ours:.4f}) vs reference {m.auf_val_ref:.4f} ({sd.auf_val_ref:.4f}); "
+          f"paired difference {d_val.mean():+.4f} (sd {d_val.std():.4f}); AUF(test) ours "
+          f"{m.auf_test_ours:.4f} vs reference {m.auf_test_ref:.4f}, paired difference "
+          f"{d_test.mean():+.4f} (sd {d_test.std():.4f}); search wall ours {m.sec_ours:.1f} s "
+          f"vs reference {m.sec_ref:.1f} s (ratio {m.sec_ours / m.sec_ref:.3f})")
+    return df
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--part", choices=["eo", "ref", "all"], default="all")
+    p.add_argument("--part", choices=["eo", "ref", "ref-search", "all"], default="all")
     p.add_argument("--rows", type=int, default=480_000)
     p.add_argument("--evals", type=int, default=1000)
     p.add_argument("--max-depth", type=int, default=None,
@@ -260,6 +327,9 @@ def main(argv=None):
     if args.part in ("ref", "all"):
         logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
         run_ref(args.dataset, args.ref_evals, args.n_jobs, args.seeds)
+    if args.part == "ref-search":
+        logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
+        run_ref_search(args.dataset, args.ref_evals, args.n_jobs, args.seeds)
     if args.part in ("eo", "all"):
         logging.getLogger("featsieve.genetic").setLevel(logging.INFO)
         run_eo(args.rows, args.evals, args.n_jobs, args.max_depth, args.min_samples_leaf,
