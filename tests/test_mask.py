@@ -130,7 +130,7 @@ def test_gbmo_stop_iteration_helper():
 
 # ------------------------------------------------ one path serves every mu / eta
 def test_one_path_serves_every_mu_and_eta():
-    X, y, _ = make_gbmo_synthetic(200, 16, 4, random_state=3)
+    X, y, _ = make_gbmo_synthetic(200, 16, 4, distribution="normal", random_state=3)
     est = DecisionTreeRegressor(max_depth=4, random_state=0)
     big = GBMO(est, slack=max(MU_GRID), random_state=0).fit(X, y)
     for mu in MU_GRID:
@@ -151,7 +151,7 @@ def test_one_path_serves_every_mu_and_eta():
 def test_registry_candidates_tune_mu_and_eta_from_one_fit():
     from featsieve._registry import get_method
 
-    X, y, _ = make_gbmo_synthetic(200, 12, 3, random_state=0)
+    X, y, _ = make_gbmo_synthetic(200, 12, 3, distribution="normal", random_state=0)
     spec = get_method("gbmo")
     assert spec.uses_selection_val and spec.needs_estimator and spec.in_default
     sel = featsieve.make_selector("gbmo", task="regression", estimator=LinearRegression(),
@@ -172,7 +172,7 @@ def test_registry_candidates_tune_mu_and_eta_from_one_fit():
 
 # ------------------------------------------------------------- counting work
 def test_fit_counted_exactly_once_and_predict_calls_batched(counting):
-    X, y, _ = make_gbmo_synthetic(150, 10, 3, random_state=0)
+    X, y, _ = make_gbmo_synthetic(150, 10, 3, distribution="normal", random_state=0)
     sel = FLBMO(counting(), n_features_to_select=1, random_state=0).fit(X, y)
     assert counting.fits == 1 == sel.n_model_fits_
     # one call for the unmasked loss, then one batched call per iteration
@@ -185,7 +185,7 @@ def test_fit_counted_exactly_once_and_predict_calls_batched(counting):
 
 
 def test_prefit_fits_nothing(counting):
-    X, y, _ = make_gbmo_synthetic(150, 10, 3, random_state=0)
+    X, y, _ = make_gbmo_synthetic(150, 10, 3, distribution="normal", random_state=0)
     model = counting().fit(X, y)
     counting.fits = 0
     sel = GBMO(model, prefit=True).fit(X, y)
@@ -198,7 +198,7 @@ def test_prefit_fits_nothing(counting):
 
 
 def test_explicit_validation_data_is_used():
-    X, y, _ = make_gbmo_synthetic(200, 8, 3, random_state=2)
+    X, y, _ = make_gbmo_synthetic(200, 8, 3, distribution="normal", random_state=2)
     sel = GBMO(LinearRegression(), slack=0.05).fit(X[:100], y[:100], X_val=X[100:],
                                                     y_val=y[100:])
     model = LinearRegression().fit(X[:100], y[:100])
@@ -207,7 +207,7 @@ def test_explicit_validation_data_is_used():
 
 
 def test_n_jobs_and_batch_size_do_not_change_the_result():
-    X, y, _ = make_gbmo_synthetic(150, 12, 3, random_state=4)
+    X, y, _ = make_gbmo_synthetic(150, 12, 3, distribution="normal", random_state=4)
     est = DecisionTreeRegressor(max_depth=5, random_state=0)
     a = FLBMO(est, n_features_to_select=2, batch_size=2, n_jobs=1, random_state=0).fit(X, y)
     b = FLBMO(est, n_features_to_select=2, batch_size=2, n_jobs=2, random_state=0).fit(X, y)
@@ -225,7 +225,7 @@ def test_skipping_unused_columns_is_exact():
 
     from featsieve.mask import unused_columns
 
-    X, y, _ = make_gbmo_synthetic(200, 30, 4, random_state=6)
+    X, y, _ = make_gbmo_synthetic(200, 30, 4, distribution="normal", random_state=6)
     for est in (lgb.LGBMRegressor(n_estimators=15, num_leaves=4, random_state=0, verbose=-1,
                                   n_jobs=1),
                 RandomForestRegressor(n_estimators=5, max_depth=3, random_state=0)):
@@ -276,7 +276,7 @@ def test_classifier_without_predict_proba():
 
 
 def test_scorer_loss_equals_builtin():
-    X, y, _ = make_gbmo_synthetic(150, 8, 3, random_state=5)
+    X, y, _ = make_gbmo_synthetic(150, 8, 3, distribution="normal", random_state=5)
     a = FLBMO(LinearRegression(), loss="mae", n_features_to_select=1, random_state=0).fit(X, y)
     b = FLBMO(LinearRegression(), loss="neg_mean_absolute_error", n_features_to_select=1,
               random_state=0).fit(X, y)
@@ -288,7 +288,7 @@ def test_scorer_loss_equals_builtin():
 
 
 def test_bad_parameters():
-    X, y, _ = make_gbmo_synthetic(100, 5, 2, random_state=0)
+    X, y, _ = make_gbmo_synthetic(100, 5, 2, distribution="normal", random_state=0)
     with pytest.raises(ValueError, match="mask_value has 3 values"):
         GBMO(LinearRegression(), mask_value=[0, 0, 0]).fit(X, y)
     with pytest.raises(ValueError, match="regression"):
@@ -298,7 +298,7 @@ def test_bad_parameters():
 
 
 def test_constant_column_never_selected_and_prefit_sees_every_column():
-    X, y, _ = make_gbmo_synthetic(150, 6, 2, random_state=0)
+    X, y, _ = make_gbmo_synthetic(150, 6, 2, distribution="normal", random_state=0)
     X = np.column_stack([X, np.full(150, 3.0)])
     with pytest.warns(featsieve.ConstantFeatureWarning):
         sel = FLBMO(LinearRegression(), n_features_to_select=2, random_state=0).fit(X, y)
@@ -313,7 +313,7 @@ def test_constant_column_never_selected_and_prefit_sees_every_column():
 def test_synthetic_lightgbm_one_path_recovers_the_10_informative():
     lgb = pytest.importorskip("lightgbm")
 
-    X, y, support = make_gbmo_synthetic(random_state=0)  # 300 x 100, 10 informative
+    X, y, support = make_gbmo_synthetic(distribution="normal", random_state=0)  # 300 x 100, 10 informative
     model = lgb.LGBMRegressor(n_estimators=400, learning_rate=0.03, num_leaves=4,
                               min_child_samples=5, colsample_bytree=0.5, random_state=0,
                               n_jobs=1, verbose=-1)

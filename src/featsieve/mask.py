@@ -750,7 +750,7 @@ class GBMO(_MaskEliminationBase):
     >>> from sklearn.linear_model import LinearRegression
     >>> from featsieve import GBMO
     >>> from featsieve.datasets import make_gbmo_synthetic
-    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, random_state=0)
+    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, distribution="normal", random_state=0)
     >>> sel = GBMO(LinearRegression(), slack=0.01, random_state=0).fit(X, y)
     >>> sel.n_model_fits_
     1
@@ -819,7 +819,7 @@ class FLBMO(_MaskEliminationBase):
     >>> from sklearn.linear_model import LinearRegression
     >>> from featsieve import FLBMO
     >>> from featsieve.datasets import make_gbmo_synthetic
-    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, random_state=0)
+    >>> X, y, _ = make_gbmo_synthetic(300, 20, 3, distribution="normal", random_state=0)
     >>> FLBMO(LinearRegression(), n_features_to_select=3, random_state=0).fit(X, y).n_features_selected_
     3
     """

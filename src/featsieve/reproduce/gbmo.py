@@ -207,11 +207,7 @@ def _synthetic_data(seed, distribution):
     """Eq. (18) on 300 x 100: ``y = sum_{j<10} x_j^2 + sin(x_j)``, X drawn from ``distribution``."""
     from ..datasets import make_gbmo_synthetic
 
-    if distribution == "normal":
-        return make_gbmo_synthetic(random_state=seed)
-    X = np.random.default_rng(seed).uniform(0.0, 1.0, size=(300, 100))
-    y = (X[:, :10] ** 2 + np.sin(X[:, :10])).sum(axis=1)
-    return X, y, np.arange(100) < 10
+    return make_gbmo_synthetic(distribution=distribution, random_state=seed)
 
 
 def _synthetic(seeds, full, progress, distribution):
