@@ -11,6 +11,7 @@ baselines the seed compares with: decision-tree forward selection
 
 from __future__ import annotations
 
+import importlib.util
 from functools import partial
 
 from .._registry import MethodSpec, ranking_candidates, register
@@ -133,12 +134,8 @@ register(MethodSpec(
     candidates=ranking_candidates, fits=lambda s: 0,
 ))
 
-try:  # ReliefF only through the maintained skrebate package
-    import skrebate  # noqa: F401
-
-    _HAVE_SKREBATE = True
-except ImportError:  # pragma: no cover - optional dependency
-    _HAVE_SKREBATE = False
+# ReliefF only through the maintained skrebate package (looked up, not imported)
+_HAVE_SKREBATE = importlib.util.find_spec("skrebate") is not None
 
 if _HAVE_SKREBATE:
     def _relieff(*, task, n_features_to_select, random_state, **_):
