@@ -16,6 +16,8 @@ import featsieve
 CHECK_PARAMS = {
     "forward": {"max_rounds": 2},
     "rfecv": {"cv": 3},
+    "pclfs": {"cv": 2},
+    "pclfs-ext": {"cv": 2},
 }
 
 # (method, check name) -> reason; the goal is an empty table
