@@ -298,6 +298,7 @@ def test_registered_methods_run_in_compare(sonar):
     import featsieve
     from featsieve.evaluation import compare
 
+    pytest.importorskip("skrebate")
     names = set(featsieve.methods("classification"))
     assert {"fastener", "poss", "dt-forward", "kbest", "relieff"} <= names
     res = compare(*sonar, methods=["fastener", "poss", "kbest", "relieff"], estimator="tree",
@@ -315,6 +316,7 @@ def test_sklearn_compatible(estimator, check):
 
 # ------------------------------------------------------- baselines and data
 def test_kbest_and_relieff_scores_rank_the_signal_first():
+    pytest.importorskip("skrebate")
     from featsieve.genetic import anova_f_scores, relieff_scores
 
     rng = np.random.default_rng(5)
