@@ -105,7 +105,9 @@ def _dt_forward(*, task, random_state, n_jobs, **_):
 
     cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
     return ForwardSelector(cls(min_samples_split=2, random_state=random_state),
-                           max_rounds=_CANDIDATE_MAX_SIZE, scoring=_scoring(task), task=task,
+                           max_rounds=_CANDIDATE_MAX_SIZE,
+                           scoring="accuracy" if task == "classification" else
+                           "neg_mean_squared_error", task=task,
                            random_state=random_state, n_jobs=n_jobs)
 
 

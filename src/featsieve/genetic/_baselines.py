@@ -36,7 +36,9 @@ def anova_f_scores(X, y, *, task: str = "classification") -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         F, _ = fn(np.asarray(X, dtype=np.float64), y)
-    return np.nan_to_num(np.asarray(F, dtype=np.float64), nan=0.0, posinf=0.0)
+    # a perfect separator has F = inf: it ranks first, not last
+    return np.nan_to_num(np.asarray(F, dtype=np.float64), nan=0.0,
+                         posinf=np.finfo(np.float64).max)
 
 
 def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = None,
