@@ -6,7 +6,6 @@ that the checks' classification and regression targets both work.
 """
 
 import numpy as np
-import pytest
 from sklearn.base import BaseEstimator
 from sklearn.utils.estimator_checks import parametrize_with_checks
 

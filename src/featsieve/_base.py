@@ -142,7 +142,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if data.constant.any():
             warnings.warn(
                 "Constant feature columns carry no information and will never be selected: "
-                f"{_names_str([n for n, c in zip(self._all_feature_names, data.constant) if c])}.",
+                f"{_names_str([n for n, c in zip(self._all_feature_names, data.constant, strict=False) if c])}.",
                 ConstantFeatureWarning,
                 stacklevel=2,
             )

@@ -60,12 +60,12 @@ def _print_table(result):
                     else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
-                     enumerate(zip(headers, widths)))
+                     enumerate(zip(headers, widths, strict=False)))
     click.echo(line)
     click.echo("-" * len(line))
     for row in rows:
         click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
-                             enumerate(zip(row, widths))))
+                             enumerate(zip(row, widths, strict=False))))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -410,7 +410,8 @@ def datasets():
 @click.option("--task", type=click.Choice(["classification", "regression"]), default=None)
 def list_methods(task):
     """List the registered selection methods."""
-    from ._registry import get_method, methods as names
+    from ._registry import get_method
+    from ._registry import methods as names
 
     for n in names(task):
         spec = get_method(n)
