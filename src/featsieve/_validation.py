@@ -256,8 +256,12 @@ def detect_task(y, task: str = "auto") -> str:
     ValueError
         Unknown ``task``, or a multi-output target.
     """
+    y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if y_arr.ndim == 1 and pd.isna(y_arr).any():
+        raise ValueError(
+            f"The target has {int(pd.isna(y_arr).sum())} missing values; drop those rows first."
+        )
     if task == "classification":
-        y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         if y_arr.dtype.kind == "f" and y_arr.ndim == 1 and len(y_arr) > 2:
             n_unique = len(np.unique(y_arr[np.isfinite(y_arr)]))
             if type_of_target(y_arr[np.isfinite(y_arr)]) == "continuous" and \
@@ -323,7 +327,8 @@ def encode_target(y, task: str, *, target_name: str = "y"):
         codes = enc.fit_transform(y_arr.astype(str) if y_arr.dtype.kind == "O" else y_arr)
         if len(enc.classes_) < 2:
             raise ValueError(
-                f"The target {target_name!r} has only one class ({enc.classes_[0]!r}); "
+                f"The target {target_name!r} has only one class "
+                f"({getattr(enc.classes_[0], 'item', lambda: enc.classes_[0])()!r}); "
                 "classification needs at least 2 classes."
             )
         return codes.astype(np.int64), enc.classes_

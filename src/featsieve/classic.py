@@ -140,6 +140,10 @@ def abs_correlation_scores(X, y, *, task: str = "regression") -> np.ndarray:
         0 for constant columns.
     """
     X = np.asarray(X, dtype=np.float64)
+    # correlation is scale-free: rescale each column to max |x| = 1 so that squares of huge
+    # values (1e308) cannot overflow
+    scale = np.max(np.abs(X), axis=0)
+    X = X / np.where(scale > 0, scale, 1.0)
     y = np.asarray(y)
     if task == "classification" and len(np.unique(y)) > 2:
         T = (y[:, None] == np.unique(y)[None, :]).astype(np.float64)

@@ -32,6 +32,20 @@ def _fail(exc: BaseException):
     raise BadInput(msg or type(exc).__name__) from None
 
 
+def _parse_k(text):
+    """``-k``: digits are a count ("3"), anything with a point a fraction ("0.5", "1.0")."""
+    if text is None:
+        return None
+    try:
+        return int(text) if text.strip().lstrip("+-").isdigit() else float(text)
+    except ValueError:
+        raise BadInput(f"--n-features must be a number; got {text!r}.") from None
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    click.echo(f"featsieve: warning: {' '.join(str(message).split())}", err=True)
+
+
 def _progress_on(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
@@ -284,7 +298,7 @@ def _parallel_backend(backend, scheduler):
 @click.argument("data")
 @common
 @click.option("--method", required=True, help="A registered method name (see `featsieve methods`).")
-@click.option("--n-features", "-k", type=float, default=None,
+@click.option("--n-features", "-k", type=str, default=None,
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the reduced table (selected columns + target) here.")
@@ -301,8 +315,7 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
         try:
             X, y, _ = io.load_data(data, target)
             resolved = detect_task(y, task)
-            k = None if n_features is None else (
-                int(n_features) if float(n_features).is_integer() else n_features)
+            k = _parse_k(n_features)
             est = make_model(model, resolved, random_state=seed)
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
@@ -465,6 +478,7 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
 
 def main(argv=None) -> int:
     """Entry point of the ``featsieve`` console script; returns the exit code."""
+    warnings.showwarning = _show_warning  # one line per warning, no source paths
     try:
         cli.main(args=argv, prog_name="featsieve", standalone_mode=False)
     except click.ClickException as exc:

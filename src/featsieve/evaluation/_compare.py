@@ -99,10 +99,14 @@ class ComparisonResult:
         """One plain-language line: the best method against all features."""
         best = self.best()
         base = next((r for r in self.rows if r["method"] == "all"), None)
-        text = (f"best {self.metric} on the untouched test split: {best['method']} with "
+        n_test = self.split.get("test") if isinstance(self.split, dict) else None
+        where = f"the untouched test split ({n_test} rows)" if n_test else "the untouched test split"
+        text = (f"best {self.metric} on {where}: {best['method']} with "
                 f"{best['n_selected']} of {self.n_features} columns ({best['test_score']:.4g})")
         if base is not None and best["method"] != "all":
-            text += f" vs all columns {base['test_score']:.4g}"
+            tie = best["test_score"] == base["test_score"]
+            text += (", a tie with all columns" if tie else
+                     f" vs all columns {base['test_score']:.4g}")
         inflated = [r for r in self.rows if r.get("gap") is not None and r["gap"] > 0]
         if inflated:
             worst = max(inflated, key=lambda r: r["gap"])
