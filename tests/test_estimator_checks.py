@@ -16,6 +16,8 @@ CHECK_PARAMS = {
     "forward": {"max_rounds": 2},
     "rfecv": {"cv": 3},
     "pclfs": {"cv": 2},
+    "fastener": {"n_generations": 3},
+    "poss": {"n_generations": 20},
     "pclfs-ext": {"cv": 2},
 }
 

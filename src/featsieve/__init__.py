@@ -56,6 +56,8 @@ _LAZY = {
     "pyhsiclasso_permutations": "featsieve.kernel",
     "FASTENER": "featsieve.genetic",
     "POSS": "featsieve.genetic",
+    "anova_f_scores": "featsieve.genetic",
+    "relieff_scores": "featsieve.genetic",
     "PCLFS": "featsieve.pca",
     "pca_loading_scores": "featsieve.pca",
     "pclfs_extended_size": "featsieve.pca",

@@ -1,5 +1,6 @@
 """Bundled real datasets and synthetic problems with a known support."""
 
+from ._eo import make_eo_synthetic
 from ._loaders import (
     BUNDLED,
     data_home,
@@ -32,6 +33,7 @@ __all__ = [
     "load_sonar",
     "load_spectf",
     "load_subscribers",
+    "make_eo_synthetic",
     "make_gbmo_synthetic",
     "make_hsic_additive",
     "make_hsic_nonadditive",
