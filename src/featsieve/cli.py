@@ -60,6 +60,21 @@ def _fmt(v, digits=4):
     return str(v)
 
 
+def _echo_table(headers, rows):
+    """Print rows of strings under headers: first column left-aligned, the rest right."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    line = fmt(headers)
+    click.echo(line)
+    click.echo("-" * len(line))
+    for row in rows:
+        click.echo(fmt(row))
+
+
 def _print_table(result):
     df = result.to_frame()
     headers = ["method", "n_selected", "selection", "test", "gap", "seconds", "fits", "tuned"]
@@ -72,14 +87,7 @@ def _print_table(result):
             row += [_fmt(r.noise_inflation, 3), _fmt(r.noise_se, 3),
                     "-" if r.noise_pool is None or r.noise_pool != r.noise_pool
                     else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
-                     enumerate(zip(headers, widths, strict=False)))
-    click.echo(line)
-    click.echo("-" * len(line))
-    for row in rows:
-        click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
-                             enumerate(zip(row, widths, strict=False))))
+    _echo_table(headers, rows)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -192,14 +200,7 @@ def _print_summary(result):
              _fmt(float(r.test_score_mean)), _fmt(float(r.test_score_std), 3),
              _fmt(None if r.gap_mean != r.gap_mean else float(r.gap_mean), 3),
              f"{r.seconds_mean:.2f}"] for r in df.itertuples()]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
-                     enumerate(zip(headers, widths, strict=True)))
-    click.echo(line)
-    click.echo("-" * len(line))
-    for row in rows:
-        click.echo("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
-                             enumerate(zip(row, widths, strict=True))))
+    _echo_table(headers, rows)
 
 
 def _command_line(ctx) -> str:
