@@ -7,10 +7,14 @@ selection-validation (30%); RFE and SequentialFeatureSelector fit on both
 (75%). Measured in the same run:
 
 - GBMO (seed 000 Algorithms 1-2) with ``slack=inf``: the whole path, 102
-  eliminations, from one model fit; the |J| masked copies of each iteration
-  predicted in one batched call (copies that mask a column no tree splits on
-  are not predicted: ``skip_unused``), again without the skipping, and again
-  with ``batch_size=1`` (one call per candidate, the naive loop);
+  eliminations, from one model fit; by default the masked copies are
+  evaluated by featsieve's tree kernel (only the trees that split on the
+  masked column are re-descended); then with ``tree_kernel=False``, the |J|
+  masked copies of each iteration predicted by LightGBM in one batched call
+  (copies that mask a column no tree splits on are not predicted:
+  ``skip_unused``), again without the skipping, and again with
+  ``batch_size=1`` (one call per candidate, the naive loop). Every variant
+  must give the same path;
 - scikit-learn ``RFE(step=1)`` down to one feature: the same 102
   eliminations, one fit each;
 - scikit-learn ``SequentialFeatureSelector(direction="backward")`` down to
@@ -97,18 +101,26 @@ def main(argv=None):
         return GBMO(_model(args.model), slack=np.inf, **kw).fit(X[tr], y[tr], X_val=X[sv],
                                                                   y_val=y[sv])
 
+    # the tree kernel is compiled by numba on first use (cached on disk afterwards)
+    _, t_compile, _, _ = _timed(lambda: gbmo())
     gb, t_gbmo, w_gbmo, f_gbmo = _timed(gbmo)
     n_elim = len(gb.path_["index"])
-    rows.append(("GBMO full path (batched, default)", n_elim, f_gbmo, gb.n_predict_calls_,
+    assert gb.tree_kernel_
+    rows.append(("GBMO full path (tree kernel, default)", n_elim, f_gbmo, gb.n_predict_calls_,
                  t_gbmo, w_gbmo))
-    ns, t_noskip, w_noskip, f_noskip = _timed(lambda: gbmo(skip_unused=False))
-    rows.append(("GBMO full path (batched, skip_unused=False)", n_elim, f_noskip,
+    bm, t_batch, w_batch, f_batch = _timed(lambda: gbmo(tree_kernel=False))
+    rows.append(("GBMO full path (model predict, batched)", n_elim, f_batch,
+                 bm.n_predict_calls_, t_batch, w_batch))
+    ns, t_noskip, w_noskip, f_noskip = _timed(lambda: gbmo(tree_kernel=False, skip_unused=False))
+    rows.append(("  ... and skip_unused=False", n_elim, f_noskip,
                  ns.n_predict_calls_, t_noskip, w_noskip))
-    nv, t_naive, w_naive, f_naive = _timed(lambda: gbmo(batch_size=1, skip_unused=False))
-    rows.append(("GBMO full path (one call per candidate)", n_elim, f_naive,
+    nv, t_naive, w_naive, f_naive = _timed(lambda: gbmo(tree_kernel=False, batch_size=1,
+                                                        skip_unused=False))
+    rows.append(("GBMO full path (one model call per candidate)", n_elim, f_naive,
                  nv.n_predict_calls_, t_naive, w_naive))
-    for other in (ns, nv):  # the same path, only the work differs
+    for other in (bm, ns, nv):  # the same path, only the work differs
         assert np.array_equal(other.path_["index"], gb.path_["index"])
+        assert np.allclose(other.path_["loss"], gb.path_["loss"], rtol=1e-12, atol=0)
     rfe, t_rfe, w_rfe, f_rfe = _timed(lambda: RFE(_model(args.model), n_features_to_select=1, step=1)
                                .fit(X[fit], y[fit]))
     rows.append(("RFE step=1 to 1 feature", M - 1, f_rfe, None, t_rfe, w_rfe))
@@ -139,12 +151,17 @@ def main(argv=None):
         print(f"SFS backward (to M/4, {M - M // 4} eliminations) / GBMO full path: "
               f"time x{t_sfs / t_gbmo:.0f}, fits x{f_sfs / max(f_gbmo, 1):.0f} "
               f"({f_sfs} vs {f_gbmo})")
-    print(f"GBMO prediction calls: batched {gb.n_predict_calls_} vs one per candidate "
-          f"{nv.n_predict_calls_} (x{nv.n_predict_calls_ / gb.n_predict_calls_:.0f} fewer); "
-          f"masked copies predicted {gb.n_copies_predicted_} of {gb.n_candidates_evaluated_} "
-          f"(skip_unused); time: one call per candidate / batched x{t_naive / t_gbmo:.1f}, "
-          f"without skip_unused x{t_noskip / t_gbmo:.1f}")
-    print(f"GBMO's whole path costs as much CPU as {t_gbmo / (t_rfe / f_rfe):.0f} of RFE's "
+    print(f"RFE / GBMO through the model's predict (tree_kernel=False): time "
+          f"x{t_rfe / t_batch:.1f}")
+    print(f"GBMO model prediction calls: batched {bm.n_predict_calls_} vs one per candidate "
+          f"{nv.n_predict_calls_} (x{nv.n_predict_calls_ / bm.n_predict_calls_:.0f} fewer), "
+          f"time x{t_naive / t_batch:.1f}; masked copies predicted {bm.n_copies_predicted_} of "
+          f"{bm.n_candidates_evaluated_} (skip_unused), without skip_unused time "
+          f"x{t_noskip / t_batch:.1f}")
+    print(f"tree kernel: {gb.n_predict_calls_} model calls (the unmasked rows and near-ties), "
+          f"x{t_batch / t_gbmo:.1f} faster than batched model predictions, same path and "
+          f"losses; first call {t_compile:.1f} s CPU with numba compilation (cached on disk)")
+    print(f"GBMO's whole path costs as much CPU as {t_gbmo / (t_rfe / f_rfe):.1f} of RFE's "
           f"{f_rfe} LightGBM fits")
 
 

@@ -359,3 +359,117 @@ def test_plot_data_and_figures():
 
     for _, fig in figs:
         plt.close(fig)
+
+
+# ------------------------------------------------------------- tree kernel
+def _tree_models():
+    lgb = pytest.importorskip("lightgbm")
+    from sklearn.ensemble import ExtraTreesClassifier, RandomForestClassifier, RandomForestRegressor
+    from sklearn.tree import DecisionTreeClassifier
+
+    kw = {"n_estimators": 25, "num_leaves": 6, "min_child_samples": 5, "random_state": 0,
+          "verbose": -1, "n_jobs": 1}
+    return [
+        ("regression", lgb.LGBMRegressor(**kw)),
+        ("regression", lgb.LGBMRegressor(zero_as_missing=True, **kw)),
+        ("binary", lgb.LGBMClassifier(**kw)),
+        ("multiclass", lgb.LGBMClassifier(**kw)),
+        ("regression", RandomForestRegressor(n_estimators=8, max_depth=6, random_state=0)),
+        ("regression", DecisionTreeRegressor(max_depth=6, random_state=0)),
+        ("binary", DecisionTreeClassifier(max_depth=5, random_state=0)),
+        ("multiclass", RandomForestClassifier(n_estimators=8, max_depth=5, random_state=0)),
+        ("binary", ExtraTreesClassifier(n_estimators=8, max_depth=5, random_state=0)),
+    ]
+
+
+def _tree_problem(kind, seed=0, n=240, d=12):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, d))
+    y = X[:, 0] + np.sin(3 * X[:, 1]) + X[:, 2] * X[:, 3] + rng.normal(0, 0.1, n)
+    if kind == "binary":
+        y = (y > np.median(y)).astype(int)
+    elif kind == "multiclass":
+        y = np.digitize(y, np.quantile(y, [0.33, 0.66]))
+    return X, y
+
+
+@pytest.mark.parametrize("i", range(9))
+def test_tree_kernel_reproduces_the_models_masked_predictions(i):
+    from featsieve._tree_kernel import tree_table
+
+    kind, est = _tree_models()[i]
+    X, y = _tree_problem(kind)
+    model = est.fit(X[:160], y[:160])
+    Xv = X[160:].copy()
+    Xv[:, 5] = 0.0  # an already-masked column
+    table = tree_table(model, X.shape[1])
+    method = "predict" if kind == "regression" else "predict_proba"
+    leaves = table.leaves(Xv)
+    raw = table.raw(leaves)
+    np.testing.assert_allclose(table.outputs(raw), getattr(model, method)(Xv), rtol=1e-12,
+                               atol=1e-15)
+    if kind == "regression":  # tree-by-tree sums in the library's order: the same bits
+        np.testing.assert_array_equal(table.outputs(raw), model.predict(Xv))
+    fill = np.linspace(-0.5, 0.5, X.shape[1])
+    masked, changed = table.masked_raw(Xv, leaves, raw, np.arange(X.shape[1]), fill)
+    for j in range(X.shape[1]):
+        Z = Xv.copy()
+        Z[:, j] = fill[j]
+        ref = getattr(model, method)(Z)
+        np.testing.assert_allclose(table.outputs(masked[j]), ref, rtol=1e-12, atol=1e-15)
+        # "not changed" means exactly the current outputs
+        assert changed[j] == (not np.array_equal(ref, getattr(model, method)(Xv)))
+
+
+@pytest.mark.parametrize("i", range(9))
+def test_tree_kernel_gives_the_path_of_the_models_predict(i):
+    kind, est = _tree_models()[i]
+    X, y = _tree_problem(kind, seed=1)
+    for loss in (None, "zero_one" if kind != "regression" else "neg_mean_absolute_error"):
+        on = FLBMO(est, n_features_to_select=1, loss=loss, random_state=0).fit(X, y)
+        off = FLBMO(est, n_features_to_select=1, loss=loss, tree_kernel=False,
+                    random_state=0).fit(X, y)
+        assert on.tree_kernel_ and not off.tree_kernel_
+        np.testing.assert_array_equal(on.path_["index"], off.path_["index"])
+        np.testing.assert_allclose(on.path_["loss"], off.path_["loss"], rtol=1e-12, atol=0)
+        assert on.n_predict_calls_ < off.n_predict_calls_
+        assert on.n_candidates_evaluated_ == off.n_candidates_evaluated_
+
+
+def test_tree_kernel_lets_the_model_settle_ties():
+    # the error rate takes few values: many candidates tie exactly, and the
+    # model's own predictions must decide between them (lowest index first)
+    lgb = pytest.importorskip("lightgbm")
+    X, y = _tree_problem("binary", seed=3, n=150, d=15)
+    est = lgb.LGBMClassifier(n_estimators=30, num_leaves=8, min_child_samples=5,
+                             random_state=0, verbose=-1, n_jobs=1)
+    on = FLBMO(est, n_features_to_select=1, loss="zero_one", random_state=0).fit(X, y)
+    off = FLBMO(est, n_features_to_select=1, loss="zero_one", tree_kernel=False,
+                random_state=0).fit(X, y)
+    assert on.n_predict_calls_ > 1  # near-ties went to the model
+    np.testing.assert_array_equal(on.path_["index"], off.path_["index"])
+    np.testing.assert_array_equal(on.path_["loss"], off.path_["loss"])
+
+
+def test_tree_kernel_falls_back_when_it_cannot_reproduce_the_model(monkeypatch):
+    from sklearn.ensemble import GradientBoostingRegressor
+
+    import featsieve._tree_kernel as tk
+
+    X, y = _tree_problem("regression", seed=2, n=150, d=8)
+    sel = FLBMO(GradientBoostingRegressor(n_estimators=10, random_state=0),
+                n_features_to_select=2, random_state=0).fit(X, y)
+    assert not sel.tree_kernel_  # not a supported model: predicted through the model
+    real = tk.tree_table
+
+    def off_by_a_bit(model, d):
+        table = real(model, d)
+        table.value = table.value * (1 + 1e-6)
+        return table
+
+    monkeypatch.setattr(tk, "tree_table", off_by_a_bit)
+    est = DecisionTreeRegressor(max_depth=4, random_state=0)
+    sel = FLBMO(est, n_features_to_select=2, random_state=0).fit(X, y)
+    ref = FLBMO(est, n_features_to_select=2, tree_kernel=False, random_state=0).fit(X, y)
+    assert not sel.tree_kernel_
+    np.testing.assert_array_equal(sel.path_["index"], ref.path_["index"])

@@ -21,7 +21,11 @@ Speed: the |J| masked copies of the validation rows of one iteration are
 stacked and predicted in one call per chunk (chunks bound the memory), chunks
 run in parallel through joblib (threads preferred: tree and BLAS predictions
 release the GIL), and the work is counted (``n_model_fits_``,
-``n_predict_calls_``, ``n_candidates_evaluated_``).
+``n_predict_calls_``, ``n_candidates_evaluated_``). For LightGBM and
+scikit-learn tree models the copies are evaluated by a compiled tree kernel
+(:mod:`featsieve._tree_kernel`, ``tree_kernel=True``) that re-descends only
+the trees splitting on the masked column; the model itself settles near-ties,
+so the path is the same as through ``predict``.
 """
 
 from __future__ import annotations
@@ -298,6 +302,102 @@ def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel, s
     return i, float(losses[i]), len(chunks) * len(loss.methods), len(cols)
 
 
+class _KernelState:
+    """The tree kernel's view of the current rows: every row's leaf in every tree."""
+
+    def __init__(self, table, X_cur):
+        self.table = table
+        self.leaves = table.leaves(X_cur)
+        self.raw = table.raw(self.leaves)
+        self.pending = None  # (leaves, raw) of the last winner, kept if it is accepted
+
+    def accept(self):
+        if self.pending is not None:
+            self.leaves, self.raw = self.pending
+
+
+def _kernel_outputs(table, model, raw, methods):
+    """``{method: stacked outputs}`` from raw outputs of shape (c, n_rows, n_outputs)."""
+    out = table.outputs(raw)
+    c, n = raw.shape[:2]
+    res = {}
+    for m in methods:
+        if m == "predict_proba":
+            res[m] = out.reshape(c * n, -1)
+        elif table.link == "identity":
+            res[m] = out.reshape(c * n)
+        else:  # a classifier's predict: the most probable class, as LightGBM and sklearn do
+            res[m] = np.asarray(model.classes_).take(out.argmax(axis=-1).reshape(c * n))
+    return res
+
+
+def _sluf_kernel(state, model, X_cur, y, remaining, fill, loss: _Loss, parallel, skip, cur):
+    """Algorithm 1 (SLUF) on a tree model, the masked copies evaluated by the tree kernel.
+
+    The same choice as :func:`_sluf`: copies whose masking moves no row to
+    another leaf have exactly the current loss ``cur``; the others get the
+    loss of the kernel's outputs. Candidates within a relative 1e-9 of the
+    lowest loss are re-evaluated by the model itself (one batched call) when
+    any of them moved a leaf, so rounding in the kernel cannot change which
+    column is chosen or how ties are broken (lowest index).
+
+    Returns the same as :func:`_sluf`; the winner's leaves and raw outputs are
+    left in ``state.pending``.
+    """
+    table = state.table
+    n = X_cur.shape[0]
+    losses = np.full(len(remaining), float(cur))
+    changed = np.zeros(len(remaining), dtype=bool)
+    todo = np.arange(len(remaining))
+    if skip is not None:
+        todo = todo[~skip[remaining]]
+    cols = np.asarray(remaining, dtype=np.int64)[todo]
+    per = max(1, _MAX_BATCH_BYTES // max(1, n * table.n_outputs * 8))
+    chunks = [np.arange(k, min(k + per, len(cols))) for k in range(0, len(cols), per)]
+
+    def run(idx):
+        raw, moved = table.masked_raw(X_cur, state.leaves, state.raw, cols[idx], fill)
+        vals = np.full(len(idx), np.nan)
+        if moved.any():
+            outs = _kernel_outputs(table, model, raw[moved], loss.methods)
+            vals[moved] = loss.values(outs, y, int(moved.sum()))
+        return moved, vals
+
+    parts = (parallel(delayed(run)(c) for c in chunks) if len(chunks) > 1
+             else [run(c) for c in chunks])
+    for idx, (moved, vals) in zip(chunks, parts, strict=True):
+        changed[todo[idx[moved]]] = True
+        losses[todo[idx[moved]]] = vals[moved]
+    losses = np.where(np.isnan(losses), np.inf, losses)
+    best = losses.min()
+    if np.isfinite(best):
+        near = np.flatnonzero(losses <= best + 1e-9 * max(abs(best), abs(cur), 1e-300))
+    else:
+        near = np.flatnonzero(losses == best)
+    calls = 0
+    by_model = len(near) > 1 and changed[near].any()
+    if by_model:  # the model itself settles a near-tie
+        exact = _chunk_losses(model, X_cur, y, [remaining[k] for k in near], fill, loss)
+        exact = np.where(np.isnan(exact), np.inf, exact)
+        i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
+        calls = len(loss.methods)
+    else:
+        i, loss_t = int(near[0]), float(cur)
+    j = remaining[i]
+    if changed[i]:
+        Z = X_cur.copy()
+        Z[:, j] = fill[j]
+        leaves = table.leaves(Z)
+        raw = table.raw(leaves)
+        if not by_model:  # tree-by-tree sums, the model's own order
+            loss_t = float(loss.values(_kernel_outputs(table, model, raw[None], loss.methods),
+                                       y, 1)[0])
+        state.pending = (leaves, raw)
+    else:
+        state.pending = None
+    return i, loss_t, calls, len(cols)
+
+
 def _gbmo_stops(loss_t: float, loss_prev: float, slack: float) -> bool:
     """Algorithm 2, line 12: stop when ``Loss_t > Loss_{t-1} (1 + mu)``.
 
@@ -378,6 +478,18 @@ _COMMON_DOC = """
         reads (:func:`unused_columns`: LightGBM, scikit-learn trees and tree
         ensembles, linear models with zero coefficients); their loss is the
         current loss. Exact: the path is the same as with False.
+    tree_kernel : bool, default=True
+        For LightGBM models and scikit-learn decision trees and random /
+        extra-trees forests, evaluate the masked copies with featsieve's
+        compiled tree kernel (:mod:`featsieve._tree_kernel`) instead of the
+        model's ``predict``: only the trees that split on the masked column
+        are re-descended. The kernel reaches the same leaves as the library,
+        so its outputs equal the model's to rounding; the model itself
+        settles candidates whose losses are within a relative 1e-9 of the
+        best, so the path is the one of ``tree_kernel=False``. The kernel is
+        used only after it reproduced the model's outputs on the unmasked
+        rows (``tree_kernel_`` says whether it was); other models always
+        predict through the model.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
         Seeds the internal train / selection-validation split.
@@ -420,7 +532,11 @@ _COMMON_ATTRS = """
         Masked copies evaluated, ``sum_t |J_t|``: the prediction calls (per
         response method) one call per candidate would have cost.
     n_copies_predicted_ : int
-        Masked copies actually predicted (fewer with ``skip_unused``)."""
+        Masked copies whose outputs were computed, by the model or by the
+        tree kernel (fewer than ``n_candidates_evaluated_`` with
+        ``skip_unused``).
+    tree_kernel_ : bool
+        Whether the masked copies were evaluated by the tree kernel."""
 
 
 class _MaskEliminationBase(BaseSelector):
@@ -439,6 +555,7 @@ class _MaskEliminationBase(BaseSelector):
         "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
         "batch_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "skip_unused": ["boolean"],
+        "tree_kernel": ["boolean"],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
@@ -522,12 +639,16 @@ class _MaskEliminationBase(BaseSelector):
             base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels))
             loss.methods = tuple(dict.fromkeys(rec._asked))
             calls += len(rec._asked)
+            base_outs = None
         else:
             Xin = _as_model_input(model, Xv)
-            base = loss.values({m: getattr(model, m)(Xin) for m in loss.methods}, labels, 1)[0]
+            base_outs = {m: getattr(model, m)(Xin) for m in loss.methods}
+            base = loss.values(base_outs, labels, 1)[0]
             calls += len(loss.methods)
+        table, n_calls = self._kernel(model, Xv, base_outs, loss, d)
+        calls += n_calls
         path, n_calls, n_cands, n_copies = self._eliminate(model, Xv, labels, fill, loss, d,
-                                                           base)
+                                                           base, table)
         calls += n_calls
 
         names = np.asarray(self._fit_feature_names, dtype=object)
@@ -560,7 +681,39 @@ class _MaskEliminationBase(BaseSelector):
         self.loss_ = loss.name
         self.n_model_fits_, self.n_predict_calls_ = fits, calls
         self.n_candidates_evaluated_, self.n_copies_predicted_ = n_cands, n_copies
+        self.tree_kernel_ = table is not None
         return self
+
+    def _kernel(self, model, Xv, outs, loss, d):
+        """The tree kernel of ``model``, if it reproduces the model's outputs on ``Xv``.
+
+        Returns the :class:`~featsieve._tree_kernel.TreeTable` (or None) and the
+        prediction calls spent checking it.
+        """
+        if not self.tree_kernel or not set(loss.methods) <= {"predict", "predict_proba"}:
+            return None, 0
+        from ._tree_kernel import tree_table
+
+        table = tree_table(model, d)
+        if table is None or (self.task_ == "classification") == (table.link == "identity"):
+            return None, 0
+        calls = 0
+        if outs is None:
+            Xin = _as_model_input(model, Xv)
+            outs = {m: getattr(model, m)(Xin) for m in loss.methods}
+            calls = len(outs)
+        X = np.asarray(Xv, dtype=np.float64)
+        mine = _kernel_outputs(table, model, table.raw(table.leaves(X))[None], loss.methods)
+        for m, ref in outs.items():
+            ref = np.asarray(ref)
+            ok = (mine[m].shape == ref.shape and
+                  (np.array_equal(mine[m], ref) if ref.dtype.kind not in "fc" else
+                   np.allclose(mine[m], ref, rtol=1e-9, atol=1e-12)))
+            if not ok:
+                logger.debug("tree kernel disagrees with %s.%s; predicting through the model",
+                             type(model).__name__, m)
+                return None, calls
+        return table, calls
 
     def _fill_values(self, X_ref, d):
         mv = self.mask_value
@@ -582,12 +735,13 @@ class _MaskEliminationBase(BaseSelector):
             return int(self.batch_size)
         return max(1, _MAX_BATCH_BYTES // max(1, n_rows * d * 8))
 
-    def _eliminate(self, model, Xv, labels, fill, loss, d, base):
+    def _eliminate(self, model, Xv, labels, fill, loss, d, base, table=None):
         """Run the loop of Algorithms 2/3 until the subclass's rule stops.
 
         Returns the path ``[(j_t^*, Loss_t^min), ...]`` (column indices into
         the usable columns), the prediction calls, the candidates evaluated
-        and the masked copies predicted.
+        and the masked copies predicted. With a tree ``table`` the copies are
+        evaluated by the tree kernel (:func:`_sluf_kernel`).
         """
         X_cur = np.array(Xv, dtype=np.float64, copy=True)
         remaining = list(range(d))  # ascending, so argmin's first minimum is the lowest index
@@ -596,10 +750,15 @@ class _MaskEliminationBase(BaseSelector):
         skip = unused_columns(model, d) if self.skip_unused else None
         path, calls, cands, copies = [], 0, 0, 0
         prev, cur = np.inf, base  # Loss_0 = inf; cur: loss of X_cur itself
+        state = None if table is None else _KernelState(table, X_cur)
         with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
             while len(remaining) > target:
-                i, loss_t, n_calls, n_copies = _sluf(model, X_cur, labels, remaining, fill, loss,
-                                                     chunk, parallel, skip, cur)
+                if state is None:
+                    i, loss_t, n_calls, n_copies = _sluf(model, X_cur, labels, remaining, fill,
+                                                         loss, chunk, parallel, skip, cur)
+                else:
+                    i, loss_t, n_calls, n_copies = _sluf_kernel(
+                        state, model, X_cur, labels, remaining, fill, loss, parallel, skip, cur)
                 calls, copies = calls + n_calls, copies + n_copies
                 cands += len(remaining)
                 j = remaining[i]
@@ -609,6 +768,8 @@ class _MaskEliminationBase(BaseSelector):
                 if not self._accepts(loss_t, prev):
                     break
                 X_cur[:, j] = fill[j]  # eq. 14: m_{j*,t} = 0
+                if state is not None:
+                    state.accept()
                 remaining.pop(i)
                 prev = cur = loss_t
         return path, calls, cands, copies
@@ -762,8 +923,8 @@ class GBMO(_MaskEliminationBase):
     }
 
     def __init__(self, estimator, *, slack=0.001, prefit=False, mask_value="zero", loss=None,
-                 validation_fraction=0.4, batch_size=None, skip_unused=True, task="auto",
-                 random_state=None, n_jobs=None):
+                 validation_fraction=0.4, batch_size=None, skip_unused=True, tree_kernel=True,
+                 task="auto", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.slack = slack
         self.prefit = prefit
@@ -772,6 +933,7 @@ class GBMO(_MaskEliminationBase):
         self.validation_fraction = validation_fraction
         self.batch_size = batch_size
         self.skip_unused = skip_unused
+        self.tree_kernel = tree_kernel
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -831,7 +993,7 @@ class FLBMO(_MaskEliminationBase):
 
     def __init__(self, estimator, *, n_features_to_select=None, prefit=False, mask_value="zero",
                  loss=None, validation_fraction=0.4, batch_size=None, skip_unused=True,
-                 task="auto", random_state=None, n_jobs=None):
+                 tree_kernel=True, task="auto", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.prefit = prefit
@@ -840,6 +1002,7 @@ class FLBMO(_MaskEliminationBase):
         self.validation_fraction = validation_fraction
         self.batch_size = batch_size
         self.skip_unused = skip_unused
+        self.tree_kernel = tree_kernel
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs

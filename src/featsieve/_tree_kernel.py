@@ -1,0 +1,366 @@
+"""A compiled kernel that evaluates GBMO's masked copies on tree ensembles.
+
+GBMO and FLBMO (seed ``000_dd912381c0e6a8a4.txt`` Algorithm 1, eq. 12) need,
+at every iteration, the model's predictions on |J| copies of the
+selection-validation rows, each with one more column set to its mask value.
+A tree's output changes under masking column ``j`` only if the tree splits
+on ``j``; so instead of running the whole ensemble on every copy, this
+kernel reads the fitted trees once into flat node arrays, keeps each row's
+current leaf in every tree, and for candidate ``j`` re-descends only the
+trees that split on ``j``. The copy's raw output is the current raw output
+plus the change of those trees' leaf values.
+
+Supported models (anything else returns ``None`` from :func:`tree_table`
+and GBMO predicts through the model as before):
+
+- LightGBM boosters (``LGBMRegressor``/``LGBMClassifier``, numerical
+  splits, no linear trees, objectives ``regression``, ``regression_l1``,
+  ``huber``, ``fair``, ``quantile``, ``mape`` (identity output), ``binary``
+  (sigmoid) and ``multiclass`` (softmax));
+- scikit-learn ``DecisionTree*``, ``ExtraTree*``, ``RandomForest*`` and
+  ``ExtraTrees*`` with one output (scikit-learn compares float32 inputs,
+  which the kernel does too).
+
+Exactness. Split decisions are the libraries' own (LightGBM: ``x <=
+threshold`` with its missing-value rules; scikit-learn: ``float32(x) <=
+threshold``), so every leaf is the one the library reaches. Output values
+are sums of the same leaf values, in another order for changed trees, so
+they agree with the model's predictions to rounding (about 1e-15
+relative). GBMO uses the kernel to rank candidates and lets the model
+itself settle near-ties (see ``featsieve.mask``), and checks once, on the
+unmasked rows, that the kernel reproduces the model's outputs before using
+it at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+__all__ = ["TreeTable", "tree_table"]
+
+_MISSING = {"None": 0, "Zero": 1, "NaN": 2}
+_IDENTITY_OBJECTIVES = {"regression", "regression_l1", "huber", "fair", "quantile", "mape"}
+
+
+@dataclass
+class TreeTable:
+    """Flat node arrays of a tree ensemble and how its leaves make outputs.
+
+    Attributes
+    ----------
+    feature : ndarray of int64, shape (n_nodes,)
+        Split column, -1 at leaves.
+    threshold : ndarray of float64, shape (n_nodes,)
+    left, right : ndarray of int64, shape (n_nodes,)
+    default_left : ndarray of bool, shape (n_nodes,)
+        LightGBM's direction for a missing value.
+    missing : ndarray of int8, shape (n_nodes,)
+        0 none, 1 zero-as-missing, 2 NaN (LightGBM's missing types).
+    value : ndarray of float64, shape (n_nodes, n_values)
+        Leaf values; one column (a scalar added to output ``group[t]``) or one
+        per output (a vector added to every output).
+    roots : ndarray of int64, shape (n_trees,)
+    group : ndarray of int64, shape (n_trees,)
+        Output a tree's scalar leaves add to; -1 when leaves are vectors.
+    n_outputs : int
+        Raw outputs per row (classes for multiclass, else 1).
+    divisor : float
+        Raw outputs are divided by it (the number of trees of a forest, else 1).
+    link : {"identity", "sigmoid", "softmax", "proportions"}
+        From raw outputs to the model's ``predict`` (regression) or
+        ``predict_proba`` (classification) output.
+    sigmoid : float
+        LightGBM's sigmoid parameter (``link="sigmoid"``).
+    float32 : bool
+        Inputs are compared as float32 (scikit-learn trees).
+    """
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    default_left: np.ndarray
+    missing: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    group: np.ndarray
+    n_outputs: int
+    divisor: float
+    link: str
+    sigmoid: float = 1.0
+    float32: bool = False
+
+    def __post_init__(self):
+        # trees that split on each column, as CSR: trees_of[col_ptr[j]:col_ptr[j + 1]]
+        node_tree = np.repeat(np.arange(len(self.roots)),
+                              np.diff(np.append(self.roots, len(self.feature))))
+        split = self.feature >= 0
+        pairs = np.unique(np.stack([self.feature[split], node_tree[split]], axis=1), axis=0)
+        n_cols = int(self.feature.max()) + 1 if split.any() else 0
+        self.col_ptr = np.zeros(n_cols + 1, dtype=np.int64)
+        np.add.at(self.col_ptr, pairs[:, 0] + 1, 1)
+        self.col_ptr = np.cumsum(self.col_ptr)
+        self.trees_of = np.ascontiguousarray(pairs[:, 1], dtype=np.int64)
+
+    # ---------------------------------------------------------------- use
+    def _args(self):
+        return (self.feature, self.threshold, self.left, self.right, self.default_left,
+                self.missing, self.float32)
+
+    def leaves(self, X: np.ndarray) -> np.ndarray:
+        """Leaf of every row in every tree, shape (n_rows, n_trees)."""
+        out = np.empty((X.shape[0], len(self.roots)), dtype=np.int64)
+        _all_leaves(X, self.roots, *self._args(), out)
+        return out
+
+    def raw(self, leaves: np.ndarray) -> np.ndarray:
+        """Raw outputs of rows with the given leaves, shape (n_rows, n_outputs).
+
+        Summed tree by tree in the model's order, as LightGBM and
+        scikit-learn do.
+        """
+        out = np.zeros((leaves.shape[0], self.n_outputs))
+        _sum_leaves(leaves, self.value, self.group, out)
+        return out / self.divisor if self.divisor != 1.0 else out
+
+    def masked_raw(self, X, leaves, raw, cols, fill):
+        """Raw outputs of the copies of ``X`` with one column of ``cols`` masked each.
+
+        Parameters
+        ----------
+        X : ndarray of float64, shape (n_rows, n_features)
+            The current rows (already-masked columns hold their mask values).
+        leaves, raw : outputs of :meth:`leaves` and :meth:`raw` on ``X``
+        cols : ndarray of int64, shape (n_copies,)
+        fill : ndarray of float64, shape (n_features,)
+
+        Returns
+        -------
+        raw : ndarray of float64, shape (n_copies, n_rows, n_outputs)
+        changed : ndarray of bool, shape (n_copies,)
+            Whether masking the column moved any row to another leaf; when
+            False the copy's outputs are exactly the current ones.
+        """
+        delta = np.zeros((len(cols), X.shape[0], self.n_outputs))
+        changed = np.zeros(len(cols), dtype=np.bool_)
+        n_cols = len(self.col_ptr) - 1
+        _masked_deltas(X, leaves, np.asarray(cols, dtype=np.int64), fill, n_cols, self.col_ptr,
+                       self.trees_of, self.roots, *self._args(), self.value, self.group,
+                       delta, changed)
+        if self.divisor != 1.0:
+            delta /= self.divisor
+        return raw[None, :, :] + delta, changed
+
+    def outputs(self, raw: np.ndarray) -> np.ndarray:
+        """The model's ``predict`` (regression) or ``predict_proba`` output from raw outputs.
+
+        ``raw`` has shape (..., n_outputs); the result has shape (...) for
+        regression and (..., n_classes) for classification.
+        """
+        if self.link == "identity":
+            return raw[..., 0]
+        if self.link == "sigmoid":
+            p = 1.0 / (1.0 + np.exp(-self.sigmoid * raw[..., 0]))
+            return np.stack([1.0 - p, p], axis=-1)
+        if self.link == "softmax":
+            e = np.exp(raw - raw.max(axis=-1, keepdims=True))
+            return e / e.sum(axis=-1, keepdims=True)
+        return raw  # "proportions": already class probabilities
+
+
+# ------------------------------------------------------------- building
+def tree_table(model, n_features: int) -> TreeTable | None:
+    """Read a fitted tree model into a :class:`TreeTable`, or None if unsupported.
+
+    Parameters
+    ----------
+    model : fitted estimator
+    n_features : int
+        Columns the model is given.
+    """
+    try:
+        if hasattr(model, "booster_"):
+            return _from_lightgbm(model, n_features)
+        return _from_sklearn(model, n_features)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _from_lightgbm(model, n_features):
+    booster = model.booster_
+    dump = booster.dump_model()
+    if dump.get("average_output") or dump.get("max_feature_idx", -1) >= n_features:
+        return None
+    obj = str(dump.get("objective", "")).split()
+    if not obj:
+        return None
+    params = dict(tok.split(":", 1) for tok in obj[1:] if ":" in tok)
+    k = int(dump["num_tree_per_iteration"])
+    if obj[0] in _IDENTITY_OBJECTIVES and len(obj) == 1 and k == 1:
+        link, sig = "identity", 1.0
+    elif obj[0] == "binary" and k == 1:
+        link, sig = "sigmoid", float(params.get("sigmoid", 1.0))
+    elif obj[0] == "multiclass" and k > 1:
+        link, sig = "softmax", 1.0
+    else:
+        return None
+    nodes = {"feature": [], "threshold": [], "left": [], "right": [], "default_left": [],
+             "missing": [], "value": []}
+    roots = []
+    for info in dump["tree_info"]:
+        roots.append(len(nodes["feature"]))
+        _flatten_lgb(info["tree_structure"], nodes)
+    if not roots:
+        return None
+    return TreeTable(
+        feature=np.asarray(nodes["feature"], np.int64),
+        threshold=np.asarray(nodes["threshold"], np.float64),
+        left=np.asarray(nodes["left"], np.int64), right=np.asarray(nodes["right"], np.int64),
+        default_left=np.asarray(nodes["default_left"], np.bool_),
+        missing=np.asarray(nodes["missing"], np.int8),
+        value=np.asarray(nodes["value"], np.float64)[:, None],
+        roots=np.asarray(roots, np.int64),
+        group=np.arange(len(roots), dtype=np.int64) % k,
+        n_outputs=k, divisor=1.0, link=link, sigmoid=sig)
+
+
+def _flatten_lgb(root, nodes):
+    """Append one LightGBM tree (dump_model's nested dicts) in preorder."""
+    stack = [(root, -1, False)]
+    while stack:
+        node, parent, is_right = stack.pop()
+        me = len(nodes["feature"])
+        if parent >= 0:
+            nodes["right" if is_right else "left"][parent] = me
+        if "leaf_value" in node:
+            if "leaf_coeff" in node:
+                raise ValueError("linear trees")
+            vals = (-1, 0.0, -1, -1, False, 0, float(node["leaf_value"]))
+        else:
+            if node.get("decision_type") != "<=":
+                raise ValueError("categorical split")
+            vals = (int(node["split_feature"]), float(node["threshold"]), -1, -1,
+                    bool(node["default_left"]), _MISSING[node["missing_type"]], 0.0)
+            stack.append((node["right_child"], me, True))
+            stack.append((node["left_child"], me, False))
+        for key, v in zip(nodes, vals, strict=True):
+            nodes[key].append(v)
+
+
+def _from_sklearn(model, n_features):
+    from sklearn.base import is_classifier
+
+    if getattr(model, "n_outputs_", 1) != 1:
+        return None
+    if hasattr(model, "tree_"):
+        trees, forest = [model], False
+    elif (hasattr(model, "estimators_") and not hasattr(model, "estimators_features_")
+          and type(model).__name__ in ("RandomForestClassifier", "RandomForestRegressor",
+                                       "ExtraTreesClassifier", "ExtraTreesRegressor")):
+        trees, forest = list(model.estimators_), True
+    else:
+        return None
+    if not trees or any(not hasattr(t, "tree_") for t in trees):
+        return None
+    clf = is_classifier(model)
+    parts = {k: [] for k in ("feature", "threshold", "left", "right", "value")}
+    roots, offset = [], 0
+    for est in trees:
+        t = est.tree_
+        if t.n_features != n_features:
+            return None
+        leaf = t.children_left < 0
+        roots.append(offset)
+        parts["feature"].append(np.where(leaf, -1, t.feature))
+        parts["threshold"].append(t.threshold)
+        parts["left"].append(np.where(leaf, -1, t.children_left + offset))
+        parts["right"].append(np.where(leaf, -1, t.children_right + offset))
+        v = np.asarray(t.value[:, 0, :], dtype=np.float64)
+        if clf:  # predict_proba normalizes each leaf's class weights
+            norm = v.sum(axis=1, keepdims=True)
+            v = v / np.where(norm == 0, 1.0, norm)
+        parts["value"].append(v)
+        offset += t.node_count
+    n_nodes = offset
+    value = np.concatenate(parts["value"])
+    return TreeTable(
+        feature=np.concatenate(parts["feature"]).astype(np.int64),
+        threshold=np.concatenate(parts["threshold"]).astype(np.float64),
+        left=np.concatenate(parts["left"]).astype(np.int64),
+        right=np.concatenate(parts["right"]).astype(np.int64),
+        default_left=np.zeros(n_nodes, np.bool_), missing=np.zeros(n_nodes, np.int8),
+        value=np.ascontiguousarray(value), roots=np.asarray(roots, np.int64),
+        group=np.full(len(roots), -1 if clf else 0, dtype=np.int64),
+        n_outputs=value.shape[1], divisor=float(len(trees)) if forest else 1.0,
+        link="proportions" if clf else "identity", float32=True)
+
+
+# ------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True, inline="always")
+def _descend(node, x, j, c, feature, threshold, left, right, default_left, missing, f32):
+    """Leaf reached from ``node`` by row ``x`` with column ``j`` set to ``c`` (j < 0: none)."""
+    while feature[node] >= 0:
+        f = feature[node]
+        v = c if f == j else x[f]
+        if f32:
+            v = np.float64(np.float32(v))
+        m = missing[node]
+        if np.isnan(v) and m != 2:
+            v = 0.0
+        if (m == 1 and -1e-35 <= v <= 1e-35) or (m == 2 and np.isnan(v)):
+            node = left[node] if default_left[node] else right[node]
+        elif v <= threshold[node]:
+            node = left[node]
+        else:
+            node = right[node]
+    return node
+
+
+@njit(cache=True, nogil=True)
+def _all_leaves(X, roots, feature, threshold, left, right, default_left, missing, f32, out):
+    for i in range(X.shape[0]):
+        x = X[i]
+        for t in range(roots.shape[0]):
+            out[i, t] = _descend(roots[t], x, -1, 0.0, feature, threshold, left, right,
+                                 default_left, missing, f32)
+
+
+@njit(cache=True, nogil=True)
+def _sum_leaves(leaves, value, group, out):
+    for i in range(leaves.shape[0]):
+        for t in range(leaves.shape[1]):
+            leaf = leaves[i, t]
+            g = group[t]
+            if g >= 0:
+                out[i, g] += value[leaf, 0]
+            else:
+                for k in range(out.shape[1]):
+                    out[i, k] += value[leaf, k]
+
+
+@njit(cache=True, nogil=True)
+def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, roots, feature, threshold,
+                   left, right, default_left, missing, f32, value, group, delta, changed):
+    for k in range(cols.shape[0]):
+        j = cols[k]
+        if j >= n_cols:  # no tree splits on j
+            continue
+        c = fill[j]
+        for p in range(col_ptr[j], col_ptr[j + 1]):
+            t = trees_of[p]
+            g = group[t]
+            for i in range(X.shape[0]):
+                old = leaves[i, t]
+                new = _descend(roots[t], X[i], j, c, feature, threshold, left, right,
+                               default_left, missing, f32)
+                if new == old:
+                    continue
+                changed[k] = True
+                if g >= 0:
+                    delta[k, i, g] += value[new, 0] - value[old, 0]
+                else:
+                    for q in range(delta.shape[2]):
+                        delta[k, i, q] += value[new, q] - value[old, q]
