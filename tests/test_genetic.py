@@ -205,6 +205,29 @@ def test_fastener_same_seed_same_front_and_n_jobs_identical(five_of_sixty):
     assert d.history_ != a.history_
 
 
+def test_float32_input_stays_float32_and_gives_the_same_front(five_of_sixty, monkeypatch):
+    from featsieve.genetic import _fastener
+
+    X, y = five_of_sixty
+    X32 = X.astype(np.float32)
+    seen = []
+    orig = _fastener._GeneticSearch._setup
+
+    def spy(self, X, y, X_val, y_val):
+        seen.append(X.dtype)
+        return orig(self, X, y, X_val, y_val)
+
+    monkeypatch.setattr(_fastener._GeneticSearch, "_setup", spy)
+    kw = dict(n_generations=8, random_state=0)
+    a = FASTENER(**kw).fit(X32.astype(np.float64), y)
+    b = FASTENER(**kw).fit(X32, y)
+    pd.testing.assert_frame_equal(a.pareto_front_, b.pareto_front_)
+    from sklearn.linear_model import LogisticRegression
+
+    FASTENER(LogisticRegression(), n_generations=1, random_state=0).fit(X32, y)
+    assert seen == [np.float64, np.float32, np.float64]  # float32 kept for the tree only
+
+
 def test_fastener_budget_and_cache(five_of_sixty):
     X, y = five_of_sixty
     sel = FASTENER(n_generations=500, max_evaluations=57, random_state=0).fit(X, y)

@@ -4,8 +4,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import featsieve._validation as validation
 from featsieve import ConstantFeatureWarning, UnivariateFilter
-from featsieve._validation import constant_columns, detect_task, resolve_n_features
+from featsieve._validation import (
+    constant_columns,
+    detect_task,
+    duplicate_columns,
+    resolve_n_features,
+    validate_X,
+    validate_Xy,
+)
 
 
 def _df(n=60, seed=0):
@@ -87,3 +95,35 @@ def test_no_warning_on_clean_data():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         UnivariateFilter("cc", n_features_to_select=2).fit(X, y)
+
+
+def test_float32_kept_only_when_asked():
+    X32 = np.random.default_rng(0).normal(size=(20, 3)).astype(np.float32)
+    assert validate_X(X32).dtype == np.float64
+    kept = validate_X(X32, dtype=(np.float64, np.float32))
+    assert kept.dtype == np.float32 and np.shares_memory(kept, X32)  # no copy at all
+    assert validate_X(X32.astype(int), dtype=(np.float64, np.float32)).dtype == np.float64
+    df = pd.DataFrame(X32, columns=list("abc"))
+    assert validate_X(df, dtype=(np.float64, np.float32)).dtype == np.float32
+    df["d"] = 1.0  # a float64 column: the table becomes float64
+    assert validate_X(df, dtype=(np.float64, np.float32)).dtype == np.float64
+    data = validate_Xy(X32, np.arange(20) % 2, dtype=(np.float64, np.float32))
+    assert data.X.dtype == np.float32
+
+
+def test_column_block_scans_match_whole_table(monkeypatch):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 9))
+    X[:, 3] = 2.0
+    X[:, 5] = X[:, 1]
+    X[:, 7] = X[:, 1]
+    X[4, 8] = np.nan
+    X[:, 6] = X[:, 8]
+    X[:, 2] = np.inf
+    whole_c, whole_d = constant_columns(X), duplicate_columns(X)
+    np.testing.assert_array_equal(whole_d, [0, 1, 2, 3, 4, 1, 6, 1, 6])
+    monkeypatch.setattr(validation, "_BLOCK_BYTES", 8 * 50 * 2)  # two columns a block
+    np.testing.assert_array_equal(constant_columns(X), whole_c)
+    np.testing.assert_array_equal(constant_columns(X.astype(np.float32)), whole_c)
+    np.testing.assert_array_equal(duplicate_columns(X), whole_d)
+    np.testing.assert_array_equal(duplicate_columns(np.asfortranarray(X)), whole_d)

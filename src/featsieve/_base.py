@@ -35,7 +35,9 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     """Base class for featsieve selectors (scikit-learn compatible).
 
     Subclasses implement ``_fit(self, X, y, **fit_params)`` where ``X`` is a
-    float64 array holding only the usable (non-constant) columns when
+    float64 array (float32 when the input is float32 and the subclass's
+    ``_input_dtype()`` keeps it, see below) holding only the usable
+    (non-constant) columns when
     ``_drop_constant`` is True, and ``y`` is encoded (class codes
     0..n_classes-1 or float64). ``_fit`` must set ``support_`` (bool, one entry
     per column it received) and may set ``scores_`` (higher is more relevant)
@@ -124,6 +126,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             min_samples=self._min_samples,
             min_per_class=self._min_per_class,
             accept_sparse=self._keep_sparse,
+            dtype=self._input_dtype(),
         )
         self.n_features_in_ = data.X.shape[1]
         self.task_ = data.task
@@ -171,6 +174,15 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     def _fit(self, X, y, **fit_params):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _input_dtype(self):
+        """dtype ``_fit`` receives X in (see :func:`featsieve._validation.validate_X`).
+
+        float64 by default. A method whose models compute in float32 (scikit-learn
+        trees) returns ``(np.float64, np.float32)``: a float32 table then stays
+        float32 and validation makes no float64 copy of it.
+        """
+        return np.float64
+
     # -------------------------------------------------------------- helpers
     @property
     def _fit_feature_names(self) -> list[str]:
@@ -203,7 +215,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         from ._validation import encode_target
 
         tags = self.__sklearn_tags__()
-        Xv = validate_X(X_val, allow_nan=tags.input_tags.allow_nan)
+        Xv = validate_X(X_val, allow_nan=tags.input_tags.allow_nan, dtype=self._input_dtype())
         if Xv.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X_val has {Xv.shape[1]} columns; X has {self.n_features_in_}."

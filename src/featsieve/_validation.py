@@ -104,8 +104,12 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
         Feature table. DataFrame columns must be numeric or boolean.
     allow_nan : bool, default=False
         Whether missing values are passed through instead of rejected.
-    dtype : numpy dtype, default=np.float64
-        Output dtype.
+    dtype : numpy dtype or tuple of dtypes, default=np.float64
+        Output dtype. A tuple lists the dtypes kept as they are (as
+        scikit-learn's ``check_array``): input already in one of them is not
+        converted, anything else becomes the first. ``(np.float64,
+        np.float32)`` keeps a float32 table float32 (no float64 copy) for
+        methods whose models compute in float32.
     accept_sparse : bool, default=False
         Whether a scipy sparse matrix is accepted unchanged. When False a
         sparse matrix is expanded to a dense array if that array takes at most
@@ -139,7 +143,7 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
                 f"(dtype {', '.join(kinds)}). Encode them (e.g. sklearn OneHotEncoder or "
                 "OrdinalEncoder) or drop them before selection."
             )
-        values = X.to_numpy(dtype=dtype, na_value=np.nan, copy=True)
+        values = X.to_numpy(dtype=_frame_dtype(X, dtype), na_value=np.nan, copy=True)
         names = list(X.columns)
     else:
         values = X
@@ -156,7 +160,7 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
         values = values.toarray()
     if not allow_nan and not _is_sparse(values):
         arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
-        if arr.dtype.kind in "fc" and arr.ndim == 2 and not np.isfinite(arr).all():
+        if arr.dtype.kind in "fc" and arr.ndim == 2 and not _all_finite(arr):
             bad_cols = np.flatnonzero(~np.isfinite(arr).all(axis=0))
             cols = [names[i] for i in bad_cols] if names else [f"x{i}" for i in bad_cols]
             raise ValueError(
@@ -167,7 +171,7 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
     return check_array(
         values,
         accept_sparse=["csr", "csc"] if accept_sparse else False,
-        dtype=dtype,
+        dtype=list(dtype) if isinstance(dtype, (tuple, list)) else dtype,
         ensure_all_finite="allow-nan" if allow_nan else True,
         ensure_min_samples=1,
         ensure_min_features=1,
@@ -177,6 +181,34 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
 
 def _is_sparse(X) -> bool:
     return hasattr(X, "tocsr") and hasattr(X, "nnz")
+
+
+def _frame_dtype(frame, dtype):
+    """The dtype a DataFrame becomes under ``dtype`` (a dtype or a tuple of kept ones)."""
+    if not isinstance(dtype, (tuple, list)):
+        return dtype
+    kinds = set(frame.dtypes)
+    for dt in dtype:
+        if kinds == {np.dtype(dt)}:
+            return dt
+    return dtype[0]
+
+
+#: Bytes of temporary memory the column-block scans below use at a time.
+_BLOCK_BYTES = 64 * 2**20
+
+
+def _column_blocks(X: np.ndarray):
+    """Column slices of ``X`` whose float64 copies take about ``_BLOCK_BYTES`` each."""
+    n, d = X.shape
+    width = max(1, _BLOCK_BYTES // max(1, 8 * n))
+    for j0 in range(0, d, width):
+        yield slice(j0, min(d, j0 + width))
+
+
+def _all_finite(X: np.ndarray) -> bool:
+    """``np.isfinite(X).all()`` without a full-size boolean temporary."""
+    return all(np.isfinite(X[:, b]).all() for b in _column_blocks(X))
 
 
 def constant_columns(X: np.ndarray) -> np.ndarray:
@@ -196,11 +228,18 @@ def constant_columns(X: np.ndarray) -> np.ndarray:
     """
     if _is_sparse(X):
         X = X.toarray()
-    X = np.asarray(X, dtype=np.float64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        lo = np.nanmin(np.where(np.isfinite(X), X, np.nan), axis=0)
-        hi = np.nanmax(np.where(np.isfinite(X), X, np.nan), axis=0)
+    X = np.asarray(X)
+    lo = np.empty(X.shape[1])
+    hi = np.empty(X.shape[1])
+    # column blocks: temporary memory stays bounded for tall tables (and a
+    # float32 table is never copied whole to float64)
+    for b in _column_blocks(X):
+        blk = np.asarray(X[:, b], dtype=np.float64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            blk = np.where(np.isfinite(blk), blk, np.nan)
+            lo[b] = np.nanmin(blk, axis=0)
+            hi[b] = np.nanmax(blk, axis=0)
     scale = np.maximum(np.abs(lo), np.abs(hi))
     spread = hi - lo
     const = spread <= 16 * np.finfo(np.float64).eps * scale
@@ -220,23 +259,27 @@ def duplicate_columns(X: np.ndarray) -> np.ndarray:
         ``first[j] == j`` for a column that is not a copy of an earlier one;
         otherwise the lowest index of an identical column (NaNs compare equal).
     """
+    import hashlib
+
     X = np.asarray(X)
     d = X.shape[1]
     first = np.arange(d)
     if d < 2:
         return first
-    # hash columns to candidate groups, then confirm with exact comparison
-    keys = np.ascontiguousarray(np.nan_to_num(X.T, nan=np.inf))
-    view = keys.view(np.dtype((np.void, keys.dtype.itemsize * keys.shape[1])))
-    _, inverse = np.unique(view, return_inverse=True)
-    inverse = inverse.ravel()
-    seen: dict[int, int] = {}
+    # one column at a time (no full-size copy): a digest of the column's bytes
+    # (NaN mapped to inf, as equal) groups candidates; equal digests are
+    # confirmed by comparing the columns themselves
+    seen: dict[bytes, list[int]] = {}
     for j in range(d):
-        g = int(inverse[j])
-        if g in seen:
-            first[j] = seen[g]
+        col = np.nan_to_num(np.ascontiguousarray(X[:, j]), nan=np.inf)
+        key = hashlib.blake2b(col.tobytes(), digest_size=16).digest()
+        group = seen.setdefault(key, [])
+        for i in group:
+            if np.nan_to_num(X[:, i], nan=np.inf).tobytes() == col.tobytes():
+                first[j] = i
+                break
         else:
-            seen[g] = j
+            group.append(j)
     return first
 
 
@@ -405,7 +448,7 @@ class ValidatedData:
 
 
 def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_class=2,
-                target_name="y", accept_sparse=False) -> ValidatedData:
+                target_name="y", accept_sparse=False, dtype=np.float64) -> ValidatedData:
     """Validate features and target together.
 
     Parameters
@@ -421,6 +464,8 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
     target_name : str, default="y"
         Name used in messages.
     accept_sparse : bool, default=False
+    dtype : numpy dtype or tuple of dtypes, default=np.float64
+        As :func:`validate_X`.
 
     Raises
     ------
@@ -430,7 +475,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
         :func:`detect_task` and :func:`encode_target` raise.
     """
     X, y = to_pandas(X), to_pandas(y)  # polars and other dataframes (narwhals)
-    Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse)
+    Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse, dtype=dtype)
     names = _column_names(X, Xv.shape[1])
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_in.ndim == 2 and y_in.shape[1] == 1:

@@ -53,6 +53,14 @@ class _GeneticSearch(BaseSelector):
 
     _min_samples = 5
 
+    def _input_dtype(self):
+        # a float32 table stays float32 when the model computes in float32 (the
+        # default tree): no float64 copy of X is made by validation
+        est = self.estimator
+        if est is None or evaluation_dtype(est) == np.float32:
+            return (np.float64, np.float32)
+        return np.float64
+
     # ---------------------------------------------------------- set up
     def _setup(self, X, y, X_val, y_val):
         rs = check_random_state(self.random_state)
