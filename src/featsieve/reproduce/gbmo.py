@@ -298,7 +298,7 @@ def _synthetic(seeds, full, progress, distribution):
     for label in df.method.unique():
         sub = df[df.method == label]
         ok = int(((sub.informative == 10) & (sub.redundant <= 1)).sum())
-        paper = PAPER_TABLE4.get(label.split(" ")[0], (None, None))
+        paper = PAPER_TABLE4.get(label.split(" ")[0], ("", ""))  # no paper row: blank
         table.append({
             "method": label,
             "informative (mean)": round(sub.informative.mean(), 1),
