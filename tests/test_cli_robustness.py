@@ -100,3 +100,80 @@ def test_cli_never_tracebacks(tmp_path_factory, capsys, header, rows, sep):
     rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
     assert rc in (0, 2), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["compare", "{p}", "-t", "label", "-m", "cc", "--json", "{p}"], "Refusing to overwrite"),
+    (["compare", "{p}", "-t", "label", "-m", "cc", "--report", "{p}"], "Refusing to overwrite"),
+    (["audit", "{p}", "-t", "label", "--method", "cc", "--json", "{p}"], "Refusing to overwrite"),
+    (["compare", "{p}", "-t", "label", "-m", "cc", "--json", "{d}/o", "--report", "{d}/o"],
+     "same file"),
+    (["compare", "{p}", "-t", "label", "-m", ""], "--methods is empty"),
+    (["compare", "{p}", "-t", "label", "-m", "cc", "--n-jobs", "0"], "0 jobs"),
+    (["audit", "{p}", "-t", "label", "--method", "cc", "--repeats", "0"], "--repeats"),
+    (["audit", "{p}", "-t", "label", "--method", "cc", "--noise-features", "-5"],
+     "--noise-features"),
+    (["select", "{p}", "-t", "label", "--method", "cc", "-o", "{d}/out.xlsx"], ".csv.gz"),
+])
+def test_bad_options_fail_before_work_and_keep_the_input(tmp_path, capsys, args, needle):
+    p = tmp_path / "in.csv"
+    _good(tmp_path).to_csv(p, index=False)
+    before = p.read_bytes()
+    args = [a.format(p=p, d=tmp_path) for a in args]
+    rc, _, err = _run(capsys, args + ["-q"])
+    assert rc == 2 and needle in err and len(err.strip().splitlines()) == 1
+    assert p.read_bytes() == before
+
+
+def test_truncated_gzip_is_named(tmp_path, capsys):
+    full = tmp_path / "full.csv.gz"
+    _good(tmp_path, n=400).to_csv(full, index=False)
+    cut = tmp_path / "cut.csv.gz"
+    cut.write_bytes(full.read_bytes()[: full.stat().st_size // 2])
+    rc, _, err = _run(capsys, ["select", str(cut), "-t", "label", "--method", "cc", "-q"])
+    assert rc == 2 and "truncated or corrupt gzip" in err
+
+
+def test_output_follows_its_extension_and_the_umask(tmp_path, capsys):
+    import gzip
+    import os
+
+    p = tmp_path / "in.csv"
+    _good(tmp_path).to_csv(p, index=False)
+    for name in ("out.csv.gz", "out.tsv", "out.parquet"):
+        out = tmp_path / name
+        rc, _, _ = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "2",
+                                 "-o", str(out), "-q"])
+        assert rc == 0
+        if name.endswith(".gz"):
+            header = gzip.open(out, "rt").readline().strip().split(",")
+        elif name.endswith(".tsv"):
+            header = out.read_text().splitlines()[0].split("\t")
+        else:
+            header = list(pd.read_parquet(out).columns)
+        assert len(header) == 3 and header[0] == "a" and header[-1] == "label"
+        umask = os.umask(0)
+        os.umask(umask)
+        assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+    out = tmp_path / "kept.csv"
+    out.write_text("x\n")
+    out.chmod(0o640)
+    _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-o", str(out), "-q"])
+    assert out.stat().st_mode & 0o777 == 0o640
+
+
+def test_huge_values_and_count_targets_get_clear_errors(tmp_path, capsys):
+    df = _good(tmp_path)
+    df["big"] = df["a"] * 1e300
+    p = tmp_path / "big.csv"
+    df.to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-q"])
+    assert rc == 2 and "'big'" in err and "1e38" in err
+    df = _good(tmp_path, n=80)
+    df["count"] = np.arange(80) % 13 + (np.arange(80) == 0) * 20
+    df.drop(columns="label").to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["select", str(p), "-t", "count", "--method", "cc", "-q"])
+    assert rc == 2 and "--task regression" in err
+    rc, _, _ = _run(capsys, ["select", str(p), "-t", "count", "--method", "cc", "--task",
+                             "regression", "-q"])
+    assert rc == 0

@@ -108,7 +108,7 @@ def test_cli_compare_parquet_gives_the_same_table_as_csv(tmp_path, capsys):
         jsons.append(json.loads(js.read_text()))
     # same printed table once the file name and the wall-clock column are masked
     def mask(text):
-        lines = text.replace("t.parquet", "t.csv").splitlines()
+        lines = text.replace("t.parquet", "t.csv").replace("parquet.json", "csv.json").splitlines()
         return [re.sub(r"\s+\d+\.\d\d(\s+\S+\s+\S*)$", r" <s>\1", ln) for ln in lines]
 
     assert mask(outs[0]) == mask(outs[1])

@@ -473,3 +473,23 @@ def test_tree_kernel_falls_back_when_it_cannot_reproduce_the_model(monkeypatch):
     ref = FLBMO(est, n_features_to_select=2, tree_kernel=False, random_state=0).fit(X, y)
     assert not sel.tree_kernel_
     np.testing.assert_array_equal(sel.path_["index"], ref.path_["index"])
+
+
+def test_columns_in_another_order_are_refused():
+    from sklearn.ensemble import RandomForestRegressor
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 4)), columns=list("abcd"))
+    y = 3 * X.a + 2 * X.b
+    model = RandomForestRegressor(10, random_state=0).fit(X[:100], y[:100])
+    with pytest.raises(ValueError, match="another order"):
+        GBMO(model, prefit=True).fit(X[100:][["d", "c", "b", "a"]], y[100:])
+    with pytest.raises(ValueError, match="missing"):
+        GBMO(model, prefit=True).fit(X[100:][["a", "b", "c"]].assign(e=1.0), y[100:])
+    with pytest.raises(ValueError, match="another order"):
+        GBMO(RandomForestRegressor(5)).fit(X[:100], y[:100], X_val=X[100:][["b", "a", "c", "d"]],
+                                           y_val=y[100:])
+    with pytest.raises(TypeError, match="sample_weight"):
+        GBMO(RandomForestRegressor(5)).fit(X, y, sample_weight=np.ones(200))
+    sel = GBMO(model, prefit=True, slack=0.01).fit(X[100:], y[100:])
+    assert {"a", "b"} <= set(sel.get_feature_names_out())

@@ -212,8 +212,14 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         Returns the usable columns of ``X_val`` and ``y_val`` encoded with the
         training classes.
         """
-        from ._validation import encode_target
+        from ._validation import check_same_columns, encode_target
 
+        expected = getattr(self, "feature_names_in_", None)
+        if expected is None:
+            expected = getattr(self, "_column_labels", None)
+        if expected is not None and hasattr(X_val, "columns"):
+            check_same_columns(list(expected), list(X_val.columns), "X_val", "X",
+                               "X_val[list(X.columns)]")
         tags = self.__sklearn_tags__()
         Xv = validate_X(X_val, allow_nan=tags.input_tags.allow_nan, dtype=self._input_dtype())
         if Xv.shape[1] != self.n_features_in_:

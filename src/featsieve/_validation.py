@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils import check_array
+from sklearn.utils._param_validation import Interval, RealNotInt
 from sklearn.utils.multiclass import type_of_target
 
 __all__ = [
@@ -126,8 +128,8 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
     ------
     ValueError
         Non-numeric (object, string, categorical) columns, NaN or infinite
-        values (unless ``allow_nan``), or an empty table. The message names
-        the columns.
+        values (unless ``allow_nan``), values beyond ``MAX_ABS_VALUE`` (1e38),
+        or an empty table. The message names the columns.
     """
     X = to_pandas(X)  # polars and other dataframes (narwhals)
     if isinstance(X, pd.DataFrame):
@@ -168,6 +170,18 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
                 "Impute or drop them first (e.g. sklearn SimpleImputer), or use a method "
                 "that accepts missing values."
             )
+    if not _is_sparse(values):
+        arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
+        if arr.dtype.kind == "f" and arr.ndim == 2:
+            huge = [j for b in _column_blocks(arr)
+                    for j in np.flatnonzero((np.abs(arr[:, b]) > MAX_ABS_VALUE).any(axis=0))
+                    + b.start]
+            if huge:
+                cols = [names[i] for i in huge] if names else [f"x{i}" for i in huge]
+                raise ValueError(
+                    f"Columns {_names_str(cols)} have values beyond ±1e38, outside the float32 "
+                    "range that tree models compute in. Rescale them (e.g. divide by a power "
+                    "of ten, or take a log).")
     return check_array(
         values,
         accept_sparse=["csr", "csc"] if accept_sparse else False,
@@ -193,6 +207,9 @@ def _frame_dtype(frame, dtype):
             return dt
     return dtype[0]
 
+
+#: Largest magnitude a feature value may have (float32's largest is 3.4e38).
+MAX_ABS_VALUE = 1e38
 
 #: Bytes of temporary memory the column-block scans below use at a time.
 _BLOCK_BYTES = 64 * 2**20
@@ -387,6 +404,53 @@ def encode_target(y, task: str, *, target_name: str = "y"):
     return y_float, None
 
 
+def check_same_columns(expected, got, what, ref, hint):
+    """Raise when ``got`` names other columns than ``expected``, or the same in another order.
+
+    Parameters
+    ----------
+    expected, got : list
+        Column labels.
+    what, ref : str
+        How the message names the checked table and the reference.
+    hint : str
+        Code that reorders the table, for the message.
+
+    Raises
+    ------
+    ValueError
+    """
+    if [str(c) for c in got] == [str(c) for c in expected]:
+        return
+    missing = [c for c in expected if c not in set(got)]
+    extra = [c for c in got if c not in set(expected)]
+    if not missing and not extra:
+        raise ValueError(
+            f"{what} has the columns of {ref} in another order; masks and models read columns "
+            f"by position, so reorder it first ({hint}).")
+    raise ValueError(
+        f"{what} does not have the columns of {ref}: missing {missing[:6]}, unexpected "
+        f"{extra[:6]}.")
+
+
+#: The ``_parameter_constraints`` entry of every ``n_features_to_select``: an int
+#: >= 1, a fraction in (0, 1] or None (see :func:`resolve_n_features`). Checked
+#: before any fitting, so 0, negatives, NaN, inf and fractions above 1 fail at once.
+N_FEATURES_CONSTRAINT = [
+    Interval(Integral, 1, None, closed="left"),
+    Interval(RealNotInt, 0, 1, closed="right"),
+    None,
+]
+
+
+def _regression_hint(classes, task) -> str:
+    """A hint for a classification target of many numbers, which may be a quantity."""
+    if len(classes) <= 2 or np.asarray(classes).dtype.kind not in "iuf":
+        return ""
+    return (f" The target was read as {len(classes)} classes; if it is a quantity (a count, "
+            "a price), pass task='regression' (CLI: --task regression).")
+
+
 def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_select", default=None):
     """Apply featsieve's one policy for a requested number of features.
 
@@ -507,6 +571,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
             raise ValueError(
                 f"Too few rows in class {_names_str(small)} of {target_name!r}: this method needs "
                 f"at least {min_per_class} rows per class; got {counts.min()}."
+                + _regression_hint(classes, task)
             )
     dense = Xv.toarray() if _is_sparse(Xv) else Xv
     return ValidatedData(

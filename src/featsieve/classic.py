@@ -23,6 +23,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from ._base import BaseSelector
 from ._importance import model_importances
 from ._registry import MethodSpec, ranking_candidates, register
+from ._validation import N_FEATURES_CONSTRAINT
 from .protocol import holdout_split
 
 __all__ = [
@@ -214,7 +215,7 @@ class UnivariateFilter(BaseSelector):
 
     _parameter_constraints = {
         "score_func": [StrOptions(set(_SCORE_FUNCS)), callable],
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
         "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left")],
         "task": [StrOptions({"auto", "classification", "regression"})],
@@ -502,7 +503,7 @@ class RFESelector(BaseSelector):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(numbers.Real, 0, None, closed="neither")],
         "task": [StrOptions({"auto", "classification", "regression"})],
     }

@@ -42,6 +42,29 @@ def _parse_k(text):
         raise BadInput(f"--n-features must be a number; got {text!r}.") from None
 
 
+def _write_text(path, text):
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text)
+
+
+def _n_jobs(value):
+    if value == 0:
+        raise click.BadParameter("0 jobs cannot run anything; give a positive count, or -1 "
+                                 "for all cores.")
+    return value
+
+
+def _method_list(text):
+    """``--methods``: comma-separated names, in order, each once."""
+    if text is None:
+        return None
+    names = list(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
+    if not names:
+        raise BadInput("--methods is empty; give method names (see `featsieve methods`) or "
+                       "leave it out for every method.")
+    return names
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     click.echo(f"featsieve: warning: {' '.join(str(message).split())}", err=True)
 
@@ -103,7 +126,8 @@ _common = [
     click.option("--model", type=click.Choice(MODEL_NAMES), default="lightgbm",
                  show_default=True, help="Model used inside wrappers and for scoring."),
     click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
-    click.option("--n-jobs", type=int, default=None, help="Parallel jobs (joblib)."),
+    click.option("--n-jobs", type=int, default=None, callback=lambda ctx, param, v: _n_jobs(v),
+                 help="Parallel jobs (joblib; -1: all cores)."),
     click.option("--quiet", "-q", is_flag=True, help="No progress bars or warnings."),
 ]
 
@@ -144,8 +168,10 @@ def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, 
             warnings.simplefilter("ignore")
         try:
             seed_list = _parse_seeds(seeds, seed)
+            names = _method_list(methods)
+            io.check_output_paths({"--json": json_path, "--report": report_path},
+                                  protect=[data])
             X, y, name = io.load_data(data, target)
-            names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
             with _parallel_backend(backend, scheduler):
                 if seed_list is None:
                     result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
@@ -229,13 +255,14 @@ def _write_outputs(result, json_path, report_path, ctx):
     try:
         if json_path:
             data = report_data(result, command=command)
-            Path(json_path).write_text(json.dumps(data, indent=2, default=str))
+            _write_text(json_path, json.dumps(data, indent=2, default=str))
         if report_path:
             write_report(report_path, result, command=command)
     except (OSError, ValueError) as exc:
         _fail(exc)
-    if report_path:
-        click.echo(f"wrote {report_path}")
+    for path in (json_path, report_path):
+        if path:
+            click.echo(f"wrote {path}")
 
 
 @contextmanager
@@ -345,11 +372,11 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
 @click.argument("data", required=False)
 @common
 @click.option("--method", required=True, help="A registered method name (see `featsieve methods`).")
-@click.option("--noise-features", type=int, default=1200, show_default=True,
+@click.option("--noise-features", type=click.IntRange(min=0), default=1200, show_default=True,
               help="Columns in the noise pool (seed 002 FS21: 1,200); 0 skips the test.")
-@click.option("--repeats", type=int, default=5, show_default=True,
+@click.option("--repeats", type=click.IntRange(min=1), default=5, show_default=True,
               help="Noise-pool repeats (each with its own noise, split and seeds).")
-@click.option("--max-noise-fits", type=int, default=3000, show_default=True,
+@click.option("--max-noise-fits", type=click.IntRange(min=0), default=3000, show_default=True,
               help="Shrink the pool of a costly wrapper to about this many model fits "
                    "(0: no cap).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
@@ -367,6 +394,8 @@ def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features
         if quiet:
             warnings.simplefilter("ignore")
         try:
+            io.check_output_paths({"--json": json_path, "--report": report_path},
+                                  protect=[data])
             X, y, name = io.load_data(data, target)
             res = evaluation.audit_method(
                 method, X, y, estimator=model, task=task, random_state=seed, n_jobs=n_jobs,
@@ -394,9 +423,10 @@ def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features
     click.echo(res.verdict())
     if json_path:
         try:
-            Path(json_path).write_text(json.dumps(res.to_dict(), indent=2, default=str))
+            _write_text(json_path, json.dumps(res.to_dict(), indent=2, default=str))
         except OSError as exc:
             _fail(exc)
+        click.echo(f"wrote {json_path}")
     if report_path:
         from .report import write_report
 
@@ -446,12 +476,14 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
     """Reproduce a seed's experiments: gbmo, hsic, fastener, pclfs or lesson."""
     import pandas as pd
 
+    from . import io
     from . import reproduce as rep
 
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")
         try:
+            io.check_output_paths({"--json": json_path, "--report": report_path})
             res = rep.run(name, full=full, random_state=seed, progress=_progress_on(quiet),
                           out_dir=out_dir)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
@@ -466,7 +498,11 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
     for fig in res.figures:
         click.echo(f"figure: {fig}")
     if json_path:
-        Path(json_path).write_text(json.dumps(res.to_dict(), indent=2, default=str))
+        try:
+            _write_text(json_path, json.dumps(res.to_dict(), indent=2, default=str))
+        except OSError as exc:
+            _fail(exc)
+        click.echo(f"wrote {json_path}")
     if report_path:
         from .report import write_report
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import tempfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +14,8 @@ import pandas as pd
 
 from .datasets import BUNDLED, load_dataset
 
-__all__ = ["read_table", "load_data", "write_table_atomic", "data_fingerprint"]
+__all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
+           "data_fingerprint"]
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
@@ -48,6 +51,8 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         raise ValueError(f"{p} is empty: no header and no rows.") from None
     except UnicodeDecodeError as exc:
         raise ValueError(f"{p} is not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+    except (EOFError, zlib.error, gzip.BadGzipFile):
+        raise ValueError(f"{p} is a truncated or corrupt gzip file.") from None
     except (pd.errors.ParserError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"Cannot read {p}: {first}") from None
@@ -110,8 +115,49 @@ def load_data(source: str | None, target: str | None):
     return df.drop(columns=[target]), df[target], Path(source).name
 
 
+_CSV_SUFFIXES = {"": ",", ".csv": ",", ".txt": ",", ".tsv": "\t"}
+
+
+def check_output_paths(outputs, *, protect=()):
+    """Refuse output paths that would overwrite an input file or each other.
+
+    Parameters
+    ----------
+    outputs : dict of {str: path or None}
+        Option name (for the message) to output path; None entries are ignored.
+    protect : iterable of paths
+        Input files that must not be overwritten.
+
+    Raises
+    ------
+    ValueError
+        An output is one of ``protect`` (also through another relative path or
+        a symlink), two outputs are the same file, or an output is a directory.
+    """
+    seen = {}
+    for opt, path in outputs.items():
+        if path is None:
+            continue
+        out = Path(path).resolve()
+        for q in protect:
+            if q is not None and Path(q).exists() and out == Path(q).resolve():
+                raise ValueError(f"Refusing to overwrite the input file {q}; choose another "
+                                 f"{opt} path.")
+        if out in seen:
+            raise ValueError(f"{seen[out]} and {opt} name the same file {path}; give each its "
+                             "own path.")
+        seen[out] = opt
+        if out.is_dir():
+            raise ValueError(f"{opt} {path} is a directory; give a file name.")
+
+
 def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=()) -> Path:
-    """Write ``df`` as CSV (or Parquet by extension) through a temporary file and a rename.
+    """Write ``df`` through a temporary file and a rename, in the format its name says.
+
+    ``.csv`` (or no extension), ``.txt``: comma-separated; ``.tsv``: tab-separated;
+    any of them followed by ``.gz``: gzip-compressed; ``.parquet`` / ``.pq``:
+    Parquet. Missing parent directories are created. The file gets the usual
+    permissions (those of the file it replaces, else ``0666`` less the umask).
 
     Parameters
     ----------
@@ -123,20 +169,34 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
     Raises
     ------
     ValueError
-        ``path`` is one of ``protect``.
+        ``path`` is one of ``protect`` or a directory, or its extension is not
+        one of the above.
     """
     out = Path(path)
-    for q in protect:
-        if q is not None and Path(q).exists() and out.exists() and out.resolve() == Path(q).resolve():
-            raise ValueError(f"Refusing to overwrite the input file {q}; choose another -o path.")
+    check_output_paths({"-o": out}, protect=protect)
+    name = out.name.lower()
+    gz = name.endswith(".gz")
+    stem_suffix = Path(name[:-3] if gz else name).suffix
+    parquet = stem_suffix in (".parquet", ".pq") and not gz
+    if not parquet and stem_suffix not in _CSV_SUFFIXES:
+        raise ValueError(f"Cannot write {out.name}: use a .csv, .tsv, .csv.gz or .parquet "
+                         "file name.")
     out.parent.mkdir(parents=True, exist_ok=True)
+    if out.exists():
+        mode = out.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        if out.suffix.lower() in (".parquet", ".pq"):
+        if parquet:
             df.to_parquet(tmp, index=False)
         else:
-            df.to_csv(tmp, index=False)
+            df.to_csv(tmp, index=False, sep=_CSV_SUFFIXES[stem_suffix],
+                      compression="gzip" if gz else None)
+        os.chmod(tmp, mode)
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):

@@ -43,6 +43,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._base import BaseSelector
 from ._registry import MethodSpec, k_grid, register
+from ._validation import N_FEATURES_CONSTRAINT, check_same_columns
 from .protocol import holdout_split
 
 __all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]
@@ -458,8 +459,9 @@ _COMMON_DOC = """
     loss : None, str, scorer or callable, default=None
         The validation loss (lower is better). None: mean squared error for
         regression, log loss for classification (seed §4). Built in:
-        ``"mse"``, ``"mae"``, ``"log_loss"``, ``"zero_one"`` (error rate; the
-        fallback for classifiers without ``predict_proba``). Any other string
+        ``"mse"``, ``"mae"``, ``"log_loss"``, ``"zero_one"`` (error rate; pass
+        it for classifiers without ``predict_proba``, for which the default
+        log loss raises a ``ValueError`` saying so). Any other string
         is a scikit-learn scorer name; a scorer object (``make_scorer``) is
         accepted too; the loss is minus the score. A plain callable is called
         as ``loss(y_true, y_out)`` with ``y_out`` the ``predict_proba`` output
@@ -575,7 +577,7 @@ class _MaskEliminationBase(BaseSelector):
         raise NotImplementedError
 
     # -------------------------------------------------------------- fit
-    def fit(self, X, y, **fit_params):
+    def fit(self, X, y, X_val=None, y_val=None):
         """Fit the model once (unless ``prefit``) and run the masked elimination.
 
         Parameters
@@ -597,8 +599,22 @@ class _MaskEliminationBase(BaseSelector):
         ValueError
             Bad input; ``X_val`` with ``prefit``; an unfitted ``estimator``
             with ``prefit``; log loss for a model without ``predict_proba``; a
-            ``mask_value`` vector of the wrong length.
+            ``mask_value`` vector of the wrong length; ``X_val`` or (with
+            ``prefit``) ``X`` whose column names differ from those the model
+            was trained on, or come in another order.
+
+        Notes
+        -----
+        The model is given NumPy arrays of the usable columns (constant and
+        duplicate columns removed), not DataFrames; a pipeline that picks
+        columns by name needs ``prefit=True``.
         """
+        fit_params = {} if X_val is None and y_val is None else {"X_val": X_val, "y_val": y_val}
+        if self.prefit and hasattr(X, "columns"):
+            trained = getattr(self.estimator, "feature_names_in_", None)
+            if trained is not None:
+                check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
+                                   "X[list(estimator.feature_names_in_)]")
         return super().fit(X, y, **fit_params)
 
     def _fit(self, X, y, X_val=None, y_val=None):
@@ -988,7 +1004,7 @@ class FLBMO(_MaskEliminationBase):
 
     _parameter_constraints = {
         **_MaskEliminationBase._parameter_constraints,
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
     }
 
     def __init__(self, estimator, *, n_features_to_select=None, prefit=False, mask_value="zero",

@@ -27,7 +27,6 @@ Everything here returns data (:class:`InflationResult`,
 from __future__ import annotations
 
 import inspect
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,11 +37,10 @@ from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import type_of_target
 
 from .._base import BaseSelector
-from .._validation import validate_Xy
+from .._validation import N_FEATURES_CONSTRAINT, validate_Xy
 from ..models import greater_is_better, make_model, metric_name, score
 
 __all__ = [
@@ -159,7 +157,7 @@ class RandomSelector(BaseSelector):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "random_state": ["random_state"],
     }
 

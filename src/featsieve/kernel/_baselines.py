@@ -19,6 +19,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
+from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign
 from ._kernels import GaussianKernel, center_gram, resolve_kernel
 from ._lasso import _SHARED_CONSTRAINTS, _build_design, _expand, _order_ranking, _SingleBlas
@@ -129,7 +130,7 @@ class MRMR(_KernelParams, BaseSelector):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "dependence": [StrOptions({"mi", "hsic"})],
         "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
         **_SHARED_CONSTRAINTS,
@@ -194,7 +195,7 @@ class MRMR(_KernelParams, BaseSelector):
 # ------------------------------------------------------------ cKTA / QPFS
 class _GramBaseline(_KernelParams, BaseSelector):
     _parameter_constraints = {
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "ridge": [Interval(numbers.Real, 0, None, closed="left")],
         **_SHARED_CONSTRAINTS,
     }
@@ -411,7 +412,7 @@ class FHSIC(_KernelParams, BaseSelector):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         "width": [StrOptions({"sqrt-size", "fixed"})],
         "sigma": [Interval(numbers.Real, 0, None, closed="neither")],
         **{k: v for k, v in _SHARED_CONSTRAINTS.items() if k != "kernel_x"},

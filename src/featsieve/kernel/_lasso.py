@@ -9,6 +9,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
+from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign, make_blocks
 from ._kernels import resolve_kernel
 from ._lars import nonnegative_lars
@@ -389,7 +390,7 @@ class HSICLasso(_KernelLassoBase):
     """
 
     _parameter_constraints = {
-        "n_features_to_select": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
         **_SHARED_CONSTRAINTS,
         "solver": [StrOptions({"lars", "lars-gram"})],
         "n_neighbors": [Interval(numbers.Integral, 0, None, closed="left")],
