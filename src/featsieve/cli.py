@@ -347,6 +347,10 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
             est = make_model(model, resolved, random_state=seed)
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
+            if k is not None and (sel is None or
+                                  "n_features_to_select" not in sel.get_params()):
+                warnings.warn(f"{method} does not take --n-features (it decides how many "
+                              "columns to keep itself); ignored.", UserWarning, stacklevel=1)
             if sel is None:
                 kept = list(X.columns)
             else:
