@@ -493,3 +493,22 @@ def test_columns_in_another_order_are_refused():
         GBMO(RandomForestRegressor(5)).fit(X, y, sample_weight=np.ones(200))
     sel = GBMO(model, prefit=True, slack=0.01).fit(X[100:], y[100:])
     assert {"a", "b"} <= set(sel.get_feature_names_out())
+
+
+def test_losses_travel_to_worker_processes():
+    # the stdlib multiprocessing backend pickles with pickle, not cloudpickle
+    from joblib import parallel_config
+    from sklearn.ensemble import RandomForestClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(160, 6))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    est = RandomForestClassifier(5, max_depth=4, random_state=0)
+    paths = []
+    for backend in ("threading", "multiprocessing"):
+        with parallel_config(backend=backend):
+            for loss in (None, "accuracy"):
+                paths.append(FLBMO(est, n_features_to_select=2, loss=loss, tree_kernel=False,
+                                   batch_size=2, n_jobs=2, random_state=0).fit(X, y).path_["index"])
+    np.testing.assert_array_equal(paths[0], paths[2])
+    np.testing.assert_array_equal(paths[1], paths[3])

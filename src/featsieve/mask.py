@@ -132,6 +132,58 @@ def _label_positions(model, labels):
     return pos
 
 
+class _PointwiseError:
+    """Mean squared or absolute error of stacked copies (picklable, for any joblib backend)."""
+
+    def __init__(self, y, squared):
+        self.y = np.asarray(y, dtype=np.float64)
+        self.squared = squared
+
+    def __call__(self, o, y, c):
+        diff = np.asarray(o["predict"], np.float64).reshape(c, len(self.y)) - self.y
+        return (np.square(diff) if self.squared else np.abs(diff)).mean(axis=1)
+
+
+def _zero_one(o, y, c):
+    return (np.asarray(o["predict"]).reshape(c, len(y)) != y).mean(axis=1)
+
+
+class _LogLoss:
+    """-mean log p(true class), probabilities clipped to [eps, 1 - eps] as in scikit-learn."""
+
+    def __init__(self, model):
+        self.model = model
+        self.pos = None
+
+    def __call__(self, o, y, c):
+        if self.pos is None:
+            self.pos = _label_positions(self.model, y)
+        p = np.asarray(o["predict_proba"])
+        eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
+        true = p[np.arange(c * len(y)), np.tile(self.pos, c)]
+        return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y)).mean(axis=1)
+
+
+class _ScorerLoss:
+    """Minus a scikit-learn scorer, on outputs computed beforehand."""
+
+    def __init__(self, scorer, model, n_rows):
+        self.scorer, self.model, self.n_rows = scorer, model, n_rows
+
+    def __call__(self, o, y):
+        return -float(self.scorer(_Replay(self.model, o), np.empty((self.n_rows, 0)), y))
+
+
+class _CallableLoss:
+    """A user's ``loss(y_true, y_out)`` on one copy's outputs."""
+
+    def __init__(self, fn, method):
+        self.fn, self.method = fn, method
+
+    def __call__(self, o, y):
+        return float(self.fn(y, o[self.method]))
+
+
 def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
     """Resolve the ``loss`` parameter (see :class:`GBMO`) into a :class:`_Loss`."""
     clf = task == "classification"
@@ -141,15 +193,11 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
         if loss in ("mse", "mae"):
             if clf:
                 raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
-            yf = np.asarray(labels, dtype=np.float64)
-            err = np.square if loss == "mse" else np.abs
-            return _Loss(loss, ("predict",), stacked=lambda o, y, c: err(
-                np.asarray(o["predict"], np.float64).reshape(c, len(yf)) - yf).mean(axis=1))
+            return _Loss(loss, ("predict",), stacked=_PointwiseError(labels, loss == "mse"))
         if not clf:
             raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
         if loss == "zero_one":
-            return _Loss(loss, ("predict",), stacked=lambda o, y, c: (
-                np.asarray(o["predict"]).reshape(c, len(y)) != y).mean(axis=1))
+            return _Loss(loss, ("predict",), stacked=_zero_one)
         if not hasattr(model, "predict_proba"):
             raise ValueError(
                 f"{type(model).__name__} has no predict_proba, which the default "
@@ -158,32 +206,16 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
                 "scikit-learn scorer that reads decision_function (e.g. 'roc_auc' for two "
                 "classes), or use a model with predict_proba (e.g. SVC(probability=True))."
             )
-        pos = None
-
-        def _log_loss(o, y, c):
-            # -mean log p(true class), probabilities clipped to [eps, 1 - eps] as in sklearn
-            nonlocal pos
-            if pos is None:
-                pos = _label_positions(model, y)
-            p = np.asarray(o["predict_proba"])
-            eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
-            true = p[np.arange(c * len(y)), np.tile(pos, c)]
-            return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y)).mean(axis=1)
-
-        return _Loss(loss, ("predict_proba",), stacked=_log_loss)
+        return _Loss(loss, ("predict_proba",), stacked=_LogLoss(model))
     if isinstance(loss, str) or _is_scorer(loss):
         scorer = get_scorer(loss) if isinstance(loss, str) else loss
         name = loss if isinstance(loss, str) else repr(scorer)
-        dummy = np.empty((n_rows, 0))
-
-        def _scored(o, y):
-            return -float(scorer(_Replay(model, o), dummy, y))
-
-        return _Loss(name, (), block=_scored)  # methods found on the unmasked rows (see _fit)
+        # the response methods are found on the unmasked rows (see _fit)
+        return _Loss(name, (), block=_ScorerLoss(scorer, model, n_rows))
     if callable(loss):
         method = "predict_proba" if clf and hasattr(model, "predict_proba") else "predict"
         name = getattr(loss, "__name__", repr(loss))
-        return _Loss(name, (method,), block=lambda o, y: float(loss(y, o[method])))
+        return _Loss(name, (method,), block=_CallableLoss(loss, method))
     raise ValueError(f"loss must be None, one of {_BUILTIN_LOSSES}, a scorer or a callable; "
                      f"got {loss!r}.")
 
@@ -332,6 +364,16 @@ def _kernel_outputs(table, model, raw, methods):
     return res
 
 
+def _kernel_losses(table, model, X_cur, leaves, raw, fill, loss, y, cols):
+    """Which copies masking ``cols`` move a leaf, and their losses (NaN where none moved)."""
+    masked, moved = table.masked_raw(X_cur, leaves, raw, cols, fill)
+    vals = np.full(len(cols), np.nan)
+    if moved.any():
+        outs = _kernel_outputs(table, model, masked[moved], loss.methods)
+        vals[moved] = loss.values(outs, y, int(moved.sum()))
+    return moved, vals
+
+
 def _sluf_kernel(state, model, X_cur, y, remaining, fill, loss: _Loss, parallel, skip, cur):
     """Algorithm 1 (SLUF) on a tree model, the masked copies evaluated by the tree kernel.
 
@@ -356,16 +398,9 @@ def _sluf_kernel(state, model, X_cur, y, remaining, fill, loss: _Loss, parallel,
     per = max(1, _MAX_BATCH_BYTES // max(1, n * table.n_outputs * 8))
     chunks = [np.arange(k, min(k + per, len(cols))) for k in range(0, len(cols), per)]
 
-    def run(idx):
-        raw, moved = table.masked_raw(X_cur, state.leaves, state.raw, cols[idx], fill)
-        vals = np.full(len(idx), np.nan)
-        if moved.any():
-            outs = _kernel_outputs(table, model, raw[moved], loss.methods)
-            vals[moved] = loss.values(outs, y, int(moved.sum()))
-        return moved, vals
-
-    parts = (parallel(delayed(run)(c) for c in chunks) if len(chunks) > 1
-             else [run(c) for c in chunks])
+    args = (table, model, X_cur, state.leaves, state.raw, fill, loss, y)
+    parts = (parallel(delayed(_kernel_losses)(*args, cols[c]) for c in chunks)
+             if len(chunks) > 1 else [_kernel_losses(*args, cols[c]) for c in chunks])
     for idx, (moved, vals) in zip(chunks, parts, strict=True):
         changed[todo[idx[moved]]] = True
         losses[todo[idx[moved]]] = vals[moved]
