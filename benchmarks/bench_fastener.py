@@ -19,11 +19,22 @@ ref
     the selection-val rows), the same initial item ({feature 0}), pool size 3,
     reset/purge every 5 generations. Prints AUF on selection-val (what both
     optimized), AUF on the untouched test rows (each front item refit on the
-    fit part), wall time, and the ratios ours/reference.
+    fit part), wall time, and the ratios ours/reference; the summary gives the
+    paired differences with wins/ties/losses over the splits. Each side uses
+    its own MI estimate (scikit-learn's ``mutual_info_classif`` on the fit
+    rows in both). ``--with-option`` also runs ``max_bucket_size=3`` (the
+    reference's bucket size; the seed prefers 2).
+
+eo-estimate
+    Before the EO run: times the tree at a few item sizes on the full-size
+    parts and projects the wall time of the budget from the item sizes of the
+    same run on a 2% row sample (a fully grown tree on 240,000 rows takes
+    seconds to tens of seconds per fit, so 1000 evaluations can take hours).
 
 Usage::
 
-    python benchmarks/bench_fastener.py --part ref            # ~ minutes
+    python benchmarks/bench_fastener.py --part ref --seeds 0 1 2 3 4 5 6 7 8 9
+    python benchmarks/bench_fastener.py --part eo-estimate    # ~ 3 minutes
     python benchmarks/bench_fastener.py --part eo             # the full EO run
     python benchmarks/bench_fastener.py --part eo --rows 48000 --evals 200   # smaller
 
@@ -46,7 +57,7 @@ import time
 import numpy as np
 
 from featsieve.evaluation import area_under_front
-from featsieve.genetic import FASTENER, InformationGainCrossover
+from featsieve.genetic import FASTENER
 
 
 def _peak_rss_gb() -> float:
@@ -86,6 +97,55 @@ def run_eo(rows, evals, n_jobs, max_depth, min_samples_leaf, seed):
     for r in sel.pareto_front_.itertuples():
         print(f"  {r.size:3d}  {r.score:.4f}  {int(support[list(r.columns)].sum())}/{r.size}")
     return {"wall": wall, "evals": sel.n_evaluations_, "peak_gb": peak, "auf": sel.auf_}
+
+
+def estimate_eo(rows, evals, n_jobs, max_depth, min_samples_leaf, seed):
+    """Projected wall time of the EO run before running it.
+
+    Times one fit + prediction of the tree at a few item sizes on the full-size
+    parts (the sizes a run meets), takes the sizes of the items a FASTENER run
+    evaluates from the same run on a 2% row sample (same generator, same seed),
+    and sums the interpolated per-item times over the budget, divided by
+    ``n_jobs`` (evaluations of a generation run in parallel).
+    """
+    from featsieve.datasets._eo import make_eo_synthetic
+    from featsieve.genetic._evaluator import gather_rows
+
+    X, y, _ = make_eo_synthetic(n_samples=rows, random_state=seed)
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(len(y))
+    tr, va = perm[: len(y) // 2], perm[len(y) // 2:]
+    Xtr, Xva = gather_rows(X, tr, np.float32), gather_rows(X, va, np.float32)
+    ks, secs = [1, 2, 5, 10, 20, 30], []
+    for k in ks:
+        cols = np.sort(rng.choice(X.shape[1], k, replace=False))
+        t0 = time.perf_counter()
+        _tree(max_depth, min_samples_leaf).fit(Xtr[:, cols], y[tr]).predict(Xva[:, cols])
+        secs.append(time.perf_counter() - t0)
+        print(f"  {k:3d} features: fit + predict {secs[-1]:.1f} s", flush=True)
+    sizes = []
+
+    class _Sized(type(_tree())):  # records the item size of every evaluation
+        def fit(self, X, y, **kw):
+            sizes.append(X.shape[1])
+            return super().fit(X, y, **kw)
+
+    small = max(2400, rows // 50)
+    Xs, ys, _ = make_eo_synthetic(n_samples=small, random_state=seed)
+    FASTENER(_Sized(random_state=0, max_depth=max_depth, min_samples_leaf=min_samples_leaf),
+             n_generations=100_000, max_evaluations=evals, validation_fraction=0.5,
+             random_state=seed).fit(Xs, ys)
+    sizes = np.array(sizes)
+    per_item = np.interp(sizes, ks, secs)
+    big = sizes > ks[-1]
+    per_item[big] = secs[-1] * sizes[big] / ks[-1]
+    cum = np.cumsum(per_item) / max(1, n_jobs)
+    print(f"item sizes over {len(sizes)} evaluations (from {small} rows): mean "
+          f"{sizes.mean():.1f}, median {np.median(sizes):.0f}, 90% {np.percentile(sizes, 90):.0f}")
+    for n in sorted({100, 200, 300, 400, 500, 750, evals} & set(range(1, len(sizes) + 1))):
+        print(f"  projected wall for {n:4d} evaluations on {n_jobs} cores: "
+              f"{cum[n - 1] / 60:.0f} min")
+    return cum
 
 
 # ------------------------------------------------------------ reference part
@@ -188,7 +248,14 @@ def _test_auf(cols_by_size, X_fit, y_fit, X_test, y_test):
     return area_under_front(out)
 
 
-def run_ref(dataset, budget, n_jobs, seeds):
+def _paired(df, a, b):
+    """Mean paired difference, its sd, and wins/ties/losses of column a against b."""
+    d = df[a] - df[b]
+    return (f"paired difference {d.mean():+.4f} (sd {d.std():.4f}, se {d.std() / len(d) ** 0.5:.4f}), "
+            f"wins/ties/losses {(d > 0).sum()}/{(d == 0).sum()}/{(d < 0).sum()}")
+
+
+def run_ref(dataset, budget, n_jobs, seeds, with_option=False):
     try:
         import fastener  # noqa: F401
     except ImportError:
@@ -216,41 +283,46 @@ def run_ref(dataset, budget, n_jobs, seeds):
                                                                      y_val=yv)
         t_ours = time.perf_counter() - t0
         ours_cols = {r.size: list(r.columns) for r in ours.pareto_front_.itertuples()}
-        # the option that mirrors the reference's crossover (top-weight picks first) with
-        # buckets of 3 (the reference's default), on the same MI weights (its time
-        # excludes the MI estimate, so only its AUF is compared)
-        w = ours.feature_weights_ if len(ours.feature_weights_) == X.shape[1] else "mi"
-        tuned = FASTENER(_tree(), n_generations=100_000, max_evaluations=budget,
-                         scoring="f1_macro", initial="first", random_state=seed, weights=w,
-                         crossover=InformationGainCrossover(top_first=True), max_bucket_size=3,
-                         n_jobs=n_jobs).fit(Xf, yf, X_val=Xv, y_val=yv)
-        tuned_cols = {r.size: list(r.columns) for r in tuned.pareto_front_.itertuples()}
         ref_front, ref_cols, t_ref, ref_evals = run_reference(Xf, yf, Xv, yv, budget, seed)
         row = {
             "seed": seed,
-            "auf_val_ours": ours.auf_, "auf_val_tuned": tuned.auf_,
-            "auf_val_ref": area_under_front(ref_front),
+            "auf_val_ours": ours.auf_, "auf_val_ref": area_under_front(ref_front),
             "auf_test_ours": _test_auf(ours_cols, Xf, yf, Xte, yte),
-            "auf_test_tuned": _test_auf(tuned_cols, Xf, yf, Xte, yte),
             "auf_test_ref": _test_auf(ref_cols, Xf, yf, Xte, yte),
             "sec_ours": t_ours, "sec_ref": t_ref,
             "evals_ours": ours.n_evaluations_, "evals_ref": ref_evals,
         }
+        if with_option:
+            # buckets of 3 (the reference's default; the seed, §6.1, prefers 2 on its EO
+            # data), end to end like the default
+            tuned = FASTENER(_tree(), n_generations=100_000, max_evaluations=budget,
+                             scoring="f1_macro", initial="first", random_state=seed,
+                             weights_max_samples=None, max_bucket_size=3,
+                             n_jobs=n_jobs).fit(Xf, yf, X_val=Xv, y_val=yv)
+            tuned_cols = {r.size: list(r.columns) for r in tuned.pareto_front_.itertuples()}
+            row["auf_val_tuned"] = tuned.auf_
+            row["auf_test_tuned"] = _test_auf(tuned_cols, Xf, yf, Xte, yte)
         rows.append(row)
         print("  " + "  ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}"
                                for k, v in row.items()), flush=True)
     import pandas as pd
 
     df = pd.DataFrame(rows)
-    m = df.mean(numeric_only=True)
-    print(f"\nmean over {len(rows)} splits: AUF(selection-val) ours {m.auf_val_ours:.4f} vs "
-          f"reference {m.auf_val_ref:.4f} (ratio {m.auf_val_ours / m.auf_val_ref:.3f}); "
-          f"AUF(test) ours {m.auf_test_ours:.4f} vs reference {m.auf_test_ref:.4f} (ratio "
-          f"{m.auf_test_ours / m.auf_test_ref:.3f}); wall ours {m.sec_ours:.1f} s vs reference "
-          f"{m.sec_ref:.1f} s (ratio {m.sec_ours / m.sec_ref:.3f}); option top_first + "
-          f"buckets of 3: AUF(selection-val) {m.auf_val_tuned:.4f} (ratio "
-          f"{m.auf_val_tuned / m.auf_val_ref:.3f}), AUF(test) {m.auf_test_tuned:.4f} (ratio "
-          f"{m.auf_test_tuned / m.auf_test_ref:.3f})")
+    m, sd = df.mean(numeric_only=True), df.std(numeric_only=True)
+    print(f"\nend to end (each side its own MI estimate), mean over {len(df)} splits (sd):\n"
+          f"  AUF(selection-val) ours {m.auf_val_ours:.4f} ({sd.auf_val_ours:.4f}) vs reference "
+          f"{m.auf_val_ref:.4f} ({sd.auf_val_ref:.4f}), ratio "
+          f"{m.auf_val_ours / m.auf_val_ref:.3f}; {_paired(df, 'auf_val_ours', 'auf_val_ref')}\n"
+          f"  AUF(test) ours {m.auf_test_ours:.4f} vs reference {m.auf_test_ref:.4f}, ratio "
+          f"{m.auf_test_ours / m.auf_test_ref:.3f}; "
+          f"{_paired(df, 'auf_test_ours', 'auf_test_ref')}\n"
+          f"  wall ours {m.sec_ours:.1f} s vs reference {m.sec_ref:.1f} s, ratio of means "
+          f"{m.sec_ours / m.sec_ref:.3f} (per split: "
+          f"{', '.join(f'{r:.2f}' for r in df.sec_ours / df.sec_ref)})")
+    if with_option:
+        print(f"  option max_bucket_size=3: AUF(selection-val) {m.auf_val_tuned:.4f} "
+              f"(ratio {m.auf_val_tuned / m.auf_val_ref:.3f}), AUF(test) "
+              f"{m.auf_test_tuned:.4f} (ratio {m.auf_test_tuned / m.auf_test_ref:.3f})")
     return df
 
 
@@ -311,7 +383,8 @@ def run_ref_search(dataset, budget, n_jobs, seeds):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--part", choices=["eo", "ref", "ref-search", "all"], default="all")
+    p.add_argument("--part", choices=["eo", "eo-estimate", "ref", "ref-search", "all"],
+                   default="all")
     p.add_argument("--rows", type=int, default=480_000)
     p.add_argument("--evals", type=int, default=1000)
     p.add_argument("--max-depth", type=int, default=None,
@@ -319,17 +392,23 @@ def main(argv=None):
     p.add_argument("--min-samples-leaf", type=int, default=1)
     p.add_argument("--dataset", default="Isolet")
     p.add_argument("--ref-evals", type=int, default=1000)
-    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--with-option", action="store_true",
+                   help="ref part: also run the top_first + buckets-of-3 option")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(message)s")
     if args.part in ("ref", "all"):
         logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
-        run_ref(args.dataset, args.ref_evals, args.n_jobs, args.seeds)
+        run_ref(args.dataset, args.ref_evals, args.n_jobs, args.seeds, args.with_option)
     if args.part == "ref-search":
         logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
         run_ref_search(args.dataset, args.ref_evals, args.n_jobs, args.seeds)
+    if args.part == "eo-estimate":
+        logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
+        estimate_eo(args.rows, args.evals, args.n_jobs, args.max_depth, args.min_samples_leaf,
+                    args.seeds[0])
     if args.part in ("eo", "all"):
         logging.getLogger("featsieve.genetic").setLevel(logging.INFO)
         run_eo(args.rows, args.evals, args.n_jobs, args.max_depth, args.min_samples_leaf,

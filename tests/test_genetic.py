@@ -228,6 +228,32 @@ def test_float32_input_stays_float32_and_gives_the_same_front(five_of_sixty, mon
     assert seen == [np.float64, np.float32, np.float64]  # float32 kept for the tree only
 
 
+@pytest.mark.parametrize("carry_front", [False, True])
+def test_carry_front_mutates_every_front_item_each_generation(five_of_sixty, monkeypatch,
+                                                              carry_front):
+    from featsieve.genetic import _fastener
+
+    X, y = five_of_sixty
+    fronts, inputs = [], {}
+    orig = _fastener._GeneticSearch._record
+
+    def spy(self, generation, *a, **kw):
+        fronts.append(set(self._front.bits()))
+        return orig(self, generation, *a, **kw)
+
+    monkeypatch.setattr(_fastener._GeneticSearch, "_record", spy)
+    flip = BitFlipMutation(1.0)
+
+    def recording(item, n, rng, gen):
+        inputs.setdefault(gen, set()).add(item)
+        return flip(item, n, rng, gen)
+
+    sel = FASTENER(n_generations=12, mutation=recording, carry_front=carry_front,
+                   reset_to_front=None, purge_front=None, random_state=0).fit(X, y)
+    covered = [fronts[g - 1] <= inputs[g] for g in range(1, len(sel.history_))]
+    assert all(covered) if carry_front else not all(covered)
+
+
 def test_fastener_budget_and_cache(five_of_sixty):
     X, y = five_of_sixty
     sel = FASTENER(n_generations=500, max_evaluations=57, random_state=0).fit(X, y)
