@@ -396,3 +396,24 @@ def test_eo_generator_shape_balance_and_support():
     assert not support[noise].any()
     with pytest.raises(ValueError, match="exceeds"):
         make_eo_synthetic(n_samples=100, n_features=20)
+
+
+def test_sorted_mi_equals_scikit_learn():
+    from sklearn.feature_selection import mutual_info_classif
+
+    from featsieve.genetic._mi import mutual_info_classif_sorted
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 8))
+    y = (X[:, 0] + rng.normal(size=300) > 0).astype(int) + (X[:, 1] > 1)
+    y[5] = 7  # a class of one point (ignored by the estimator)
+    X[:, 3] = np.round(X[:, 3], 1)  # ties, broken by the seeded noise
+    X[:, 4] *= 1e6
+    for rs in (0, 1):
+        np.testing.assert_allclose(mutual_info_classif_sorted(X, y, random_state=rs),
+                                   mutual_info_classif(X, y, random_state=rs),
+                                   rtol=1e-12, atol=1e-12)
+    for k in (1, 5):
+        np.testing.assert_allclose(mutual_info_classif_sorted(X, y, n_neighbors=k, random_state=2),
+                                   mutual_info_classif(X, y, n_neighbors=k, random_state=2),
+                                   rtol=1e-12, atol=1e-12)

@@ -336,8 +336,10 @@ class FASTENER(_GeneticSearch):
     weights : "mi", callable or array-like, default="mi"
         Information gain per feature for the crossover: ``"mi"`` is
         scikit-learn's mutual information (k-NN estimator, nats) on the
-        training part; a callable ``(X, y) -> weights``; or one weight per
-        input column.
+        training part -- for classes computed by sorting
+        (:func:`featsieve.genetic._mi.mutual_info_classif_sorted`: the same
+        values as ``mutual_info_classif``, about 20 times faster); a callable
+        ``(X, y) -> weights``; or one weight per input column.
     weights_max_samples : int or None, default=20000
         Rows (a seeded random subset of the training part) used for ``"mi"``;
         None uses all. The k-NN estimator costs O(n log n) per feature; on
@@ -480,17 +482,22 @@ class FASTENER(_GeneticSearch):
         w = self.weights
         seed = int(self._rng.integers(2**31 - 1))
         if isinstance(w, str):  # "mi"
-            from sklearn.feature_selection import mutual_info_classif, mutual_info_regression
+            from sklearn.feature_selection import mutual_info_regression
+
+            from ._mi import mutual_info_classif_sorted
 
             n = len(y_tr)
             rows = np.arange(n)
             if self.weights_max_samples is not None and n > self.weights_max_samples:
                 rows = np.sort(np.random.default_rng(seed).choice(
                     n, size=self.weights_max_samples, replace=False))
-            fn = mutual_info_classif if self.task_ == "classification" else \
-                mutual_info_regression
-            out = fn(np.asarray(X_tr[rows], dtype=np.float64), y_tr[rows], random_state=seed,
-                     n_jobs=self.n_jobs)
+            Xw = np.asarray(X_tr[rows], dtype=np.float64)
+            if self.task_ == "classification":
+                # scikit-learn's estimator (the seed's, §3.3), same values, by sorting
+                out = mutual_info_classif_sorted(Xw, y_tr[rows], random_state=seed)
+            else:
+                out = mutual_info_regression(Xw, y_tr[rows], random_state=seed,
+                                             n_jobs=self.n_jobs)
         elif callable(w):
             out = w(X_tr, y_tr)
         else:
