@@ -417,3 +417,15 @@ def test_sorted_mi_equals_scikit_learn():
         np.testing.assert_allclose(mutual_info_classif_sorted(X, y, n_neighbors=k, random_state=2),
                                    mutual_info_classif(X, y, n_neighbors=k, random_state=2),
                                    rtol=1e-12, atol=1e-12)
+
+
+def test_a_front_of_only_the_empty_set_still_selects_the_best_evaluated_subset():
+    from featsieve import POSS
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 15))
+    y = ((X[:, 2] + X[:, 5]) > 0).astype(int)
+    with pytest.warns(UserWarning, match="only the empty set"):
+        sel = POSS(n_generations=10, random_state=2).fit(X, y)
+    assert sel.n_features_selected_ >= 1
+    assert sel.selection_score_ == pytest.approx(sel.selection_score_)  # a number, not NaN

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -200,6 +201,17 @@ class _GeneticSearch(BaseSelector):
             support[from_bits(self._front[chosen].bits, d)] = True
             self.selection_score_ = float(self._front[chosen].score)
             self.selected_size_ = int(chosen)
+        elif any(self._cache):  # only the empty set is on the front
+            bits, score = max(((b, sc) for b, sc in self._cache.items() if b),
+                              key=lambda p: (p[1], -p[0].bit_count(), -p[0]))
+            support[from_bits(bits, d)] = True
+            self.selection_score_ = float(score)
+            self.selected_size_ = int(bits.bit_count())
+            warnings.warn(
+                f"The Pareto front holds only the empty set (score {self._front[0].score:.4g}): "
+                "no evaluated subset scored better than using no feature. support_ is the best "
+                f"evaluated subset ({self.selected_size_} features, score {score:.4g}); more "
+                "generations or evaluations may find better ones.", UserWarning, stacklevel=3)
         else:
             self.selection_score_ = np.nan
             self.selected_size_ = 0
