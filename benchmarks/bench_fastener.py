@@ -255,19 +255,26 @@ def _paired(df, a, b):
             f"wins/ties/losses {(d > 0).sum()}/{(d == 0).sum()}/{(d < 0).sum()}")
 
 
-def run_ref(dataset, budget, n_jobs, seeds, with_option=False):
+def _reference_data(dataset):
+    """``(X, y)`` of a scikit-feature set with integer classes, or None without ``fastener``."""
     try:
         import fastener  # noqa: F401
     except ImportError:
         print("reference part skipped: pip install fastener")
         return None
-    from sklearn.model_selection import train_test_split
-
     from featsieve.datasets import load_scikit_feature
 
     X, y = load_scikit_feature(dataset, return_X_y=True)
-    X = X.to_numpy(dtype=np.float64)
-    y = np.unique(y.to_numpy(), return_inverse=True)[1]
+    return X.to_numpy(dtype=np.float64), np.unique(y.to_numpy(), return_inverse=True)[1]
+
+
+def run_ref(dataset, budget, n_jobs, seeds, with_option=False):
+    data = _reference_data(dataset)
+    if data is None:
+        return None
+    X, y = data
+    from sklearn.model_selection import train_test_split
+
     print(f"{dataset}: {X.shape[0]} x {X.shape[1]}, {len(np.unique(y))} classes; budget "
           f"{budget} evaluations; n_jobs={n_jobs} for featsieve", flush=True)
     rows = []
@@ -329,21 +336,15 @@ def run_ref(dataset, budget, n_jobs, seeds, with_option=False):
 def run_ref_search(dataset, budget, n_jobs, seeds):
     """Search only: MI computed once per split and given to both, so the AUF
     difference is the search's, over many splits; time excludes the MI estimate."""
-    try:
-        import fastener  # noqa: F401
-    except ImportError:
-        print("reference part skipped: pip install fastener")
+    data = _reference_data(dataset)
+    if data is None:
         return None
+    X, y = data
     import pandas as pd
     from sklearn.feature_selection import mutual_info_classif
     from sklearn.model_selection import train_test_split
     from threadpoolctl import threadpool_limits
 
-    from featsieve.datasets import load_scikit_feature
-
-    X, y = load_scikit_feature(dataset, return_X_y=True)
-    X = X.to_numpy(dtype=np.float64)
-    y = np.unique(y.to_numpy(), return_inverse=True)[1]
     print(f"{dataset}, search only (shared MI), budget {budget}, {len(seeds)} splits",
           flush=True)
     rows = []

@@ -428,4 +428,4 @@ def test_a_front_of_only_the_empty_set_still_selects_the_best_evaluated_subset()
     with pytest.warns(UserWarning, match="only the empty set"):
         sel = POSS(n_generations=10, random_state=2).fit(X, y)
     assert sel.n_features_selected_ >= 1
-    assert sel.selection_score_ == pytest.approx(sel.selection_score_)  # a number, not NaN
+    assert np.isfinite(sel.selection_score_)
