@@ -135,12 +135,12 @@ def _label_positions(model, labels):
 class _PointwiseError:
     """Mean squared or absolute error of stacked copies (picklable, for any joblib backend)."""
 
-    def __init__(self, y, squared):
-        self.y = np.asarray(y, dtype=np.float64)
+    def __init__(self, squared):
         self.squared = squared
 
     def __call__(self, o, y, c):
-        diff = np.asarray(o["predict"], np.float64).reshape(c, len(self.y)) - self.y
+        y = np.asarray(y, dtype=np.float64)
+        diff = np.asarray(o["predict"], np.float64).reshape(c, len(y)) - y
         return (np.square(diff) if self.squared else np.abs(diff)).mean(axis=1)
 
 
@@ -193,7 +193,7 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
         if loss in ("mse", "mae"):
             if clf:
                 raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
-            return _Loss(loss, ("predict",), stacked=_PointwiseError(labels, loss == "mse"))
+            return _Loss(loss, ("predict",), stacked=_PointwiseError(loss == "mse"))
         if not clf:
             raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
         if loss == "zero_one":
