@@ -177,3 +177,27 @@ def test_huge_values_and_count_targets_get_clear_errors(tmp_path, capsys):
     rc, _, _ = _run(capsys, ["select", str(p), "-t", "count", "--method", "cc", "--task",
                              "regression", "-q"])
     assert rc == 0
+
+
+def test_drop_leaves_columns_out_and_a_saved_index_is_flagged(tmp_path, capsys):
+    p = tmp_path / "indexed.csv"
+    _good(tmp_path).to_csv(p)  # pandas writes its index as a first, unnamed column
+    rc, out, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "2"])
+    assert rc == 0 and "'Unnamed: 0'" in err and "--drop" in err
+    rc, out, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "2",
+                                 "--drop", "Unnamed: 0", "--drop", "d"])
+    assert rc == 0 and "Unnamed" not in err
+    assert out.splitlines()[0] == "cc: kept 2 of 3 columns" and "  d" not in out
+    for drop, needle in (("zz", "'zz' not found"), ("label", "is the target")):
+        rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc",
+                                   "--drop", drop])
+        assert rc == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_select_on_few_rows_warns(tmp_path, capsys):
+    p = tmp_path / "few.csv"
+    _good(tmp_path, n=8).to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "1"])
+    assert rc == 0 and "only 8 rows" in err
+    rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "1", "-q"])
+    assert rc == 0 and err == ""

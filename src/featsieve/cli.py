@@ -121,6 +121,9 @@ def cli():
 
 _common = [
     click.option("--target", "-t", default=None, help="Target column (optional for bundled data)."),
+    click.option("--drop", multiple=True, metavar="COLUMN",
+                 help="Leave this column out of the features (an identifier, a saved index); "
+                      "repeat for several."),
     click.option("--task", type=click.Choice(["auto", "classification", "regression"]),
                   default="auto", show_default=True),
     click.option("--model", type=click.Choice(MODEL_NAMES), default="lightgbm",
@@ -158,7 +161,7 @@ def common(f):
 @click.option("--audit", is_flag=True,
               help="Add the selection-audit columns: noise-pool inflation (mean and standard "
                    "error) and nested-CV score of each method (slower).")
-def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, report_path,
+def compare(data, target, drop, task, model, seed, n_jobs, quiet, methods, json_path, report_path,
             seeds, backend, scheduler, audit):
     """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar)."""
     from . import evaluation, io
@@ -171,7 +174,7 @@ def compare(data, target, task, model, seed, n_jobs, quiet, methods, json_path, 
             names = _method_list(methods)
             io.check_output_paths({"--json": json_path, "--report": report_path},
                                   protect=[data])
-            X, y, name = io.load_data(data, target)
+            X, y, name = io.load_data(data, target, drop)
             with _parallel_backend(backend, scheduler):
                 if seed_list is None:
                     result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
@@ -330,18 +333,23 @@ def _parallel_backend(backend, scheduler):
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the reduced table (selected columns + target) here.")
-def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, output):
+def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_features, output):
     """Select columns of DATA with one method and write the reduced table."""
     from . import io
     from ._registry import make_selector
     from ._validation import detect_task
     from .models import make_model
+    from .protocol import MIN_SAMPLES
 
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")
         try:
-            X, y, _ = io.load_data(data, target)
+            X, y, _ = io.load_data(data, target, drop)
+            if len(X) < MIN_SAMPLES:
+                warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
+                              f"mostly chance (compare needs {MIN_SAMPLES}).",
+                              UserWarning, stacklevel=1)
             resolved = detect_task(y, task)
             k = _parse_k(n_features)
             est = make_model(model, resolved, random_state=seed)
@@ -387,7 +395,7 @@ def select(data, target, task, model, seed, n_jobs, quiet, method, n_features, o
               help="Write the measurements as JSON here.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a self-contained HTML report (estimates, noise pool, run) here.")
-def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features, repeats,
+def audit(data, target, drop, task, model, seed, n_jobs, quiet, method, noise_features, repeats,
           max_noise_fits, json_path, report_path):
     """How much does METHOD's selection inflate its own number on DATA (default: sonar)?"""
     import pandas as pd
@@ -400,7 +408,7 @@ def audit(data, target, task, model, seed, n_jobs, quiet, method, noise_features
         try:
             io.check_output_paths({"--json": json_path, "--report": report_path},
                                   protect=[data])
-            X, y, name = io.load_data(data, target)
+            X, y, name = io.load_data(data, target, drop)
             res = evaluation.audit_method(
                 method, X, y, estimator=model, task=task, random_state=seed, n_jobs=n_jobs,
                 noise_features=noise_features, n_repeats=repeats,

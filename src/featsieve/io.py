@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import os
 import tempfile
+import warnings
 import zlib
 from pathlib import Path
 
@@ -80,7 +81,7 @@ def _sniff_csv(p: Path):
     return sep, [h.strip() for h in header]
 
 
-def load_data(source: str | None, target: str | None):
+def load_data(source: str | None, target: str | None, drop=()):
     """Resolve the CLI's DATA argument into ``(X, y, name)``.
 
     Parameters
@@ -89,18 +90,28 @@ def load_data(source: str | None, target: str | None):
         A bundled dataset name, a CSV/Parquet path, or None for bundled Sonar.
     target : str or None
         Target column; optional for bundled datasets.
+    drop : sequence of str, default=()
+        Columns left out of ``X`` (an identifier, a saved index, a leaky
+        column).
+
+    Warns
+    -----
+    UserWarning
+        A column named like pandas' saved index (``"Unnamed: 0"``) is kept as
+        a feature; the message says how to drop it.
 
     Raises
     ------
     ValueError
         The target is missing from a file (the message names it and lists the
-        columns), or no target was given for a file.
+        columns), no target was given for a file, or a ``drop`` column is
+        missing or is the target.
     """
     if source is None:
         source = "sonar"
     if source in BUNDLED and not Path(source).exists():
         X, y = load_dataset(source, target=target)
-        return X, y, source
+        return _drop_columns(X, drop, target if target is not None else y.name, source), y, source
     df = read_table(source)
     if target is None:
         raise ValueError(f"--target is required for {source}: name the target column.")
@@ -112,7 +123,32 @@ def load_data(source: str | None, target: str | None):
         raise ValueError(f"Target column {target!r} appears more than once in {source}.")
     if len(df) == 0:
         raise ValueError(f"{source} has a header but no rows.")
-    return df.drop(columns=[target]), df[target], Path(source).name
+    X = _drop_columns(df.drop(columns=[target]), drop, target, source)
+    return X, df[target], Path(source).name
+
+
+def _drop_columns(X: pd.DataFrame, drop, target, source) -> pd.DataFrame:
+    """``X`` without the ``drop`` columns; warn about a pandas index saved as a column."""
+    drop = list(dict.fromkeys(drop or ()))
+    for c in drop:
+        if c == target:
+            raise ValueError(f"--drop {c!r} is the target column; it cannot be dropped.")
+        if c not in X.columns:
+            cols = ", ".join(map(str, list(X.columns)[:12]))
+            more = "" if X.shape[1] <= 12 else f", ... ({X.shape[1]} columns)"
+            raise ValueError(f"--drop: column {c!r} not found in {source}; columns: "
+                             f"{cols}{more}.")
+    if drop:
+        if len(drop) == X.shape[1]:
+            raise ValueError(f"--drop leaves no feature columns in {source}.")
+        X = X.drop(columns=drop)
+    saved_index = [c for c in X.columns if str(c).startswith("Unnamed: ")]
+    if saved_index:
+        first = saved_index[0]
+        warnings.warn(f"column {first!r} of {source} looks like a row index saved by pandas "
+                      f"and is used as a feature; leave it out with --drop {first!r}.",
+                      UserWarning, stacklevel=3)
+    return X
 
 
 _CSV_SUFFIXES = {"": ",", ".csv": ",", ".txt": ",", ".tsv": "\t"}

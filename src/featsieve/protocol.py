@@ -13,9 +13,10 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-__all__ = ["HonestSplit", "honest_split", "holdout_split", "DEFAULT_FRACTIONS"]
+__all__ = ["HonestSplit", "honest_split", "holdout_split", "DEFAULT_FRACTIONS", "MIN_SAMPLES"]
 
 DEFAULT_FRACTIONS = (0.45, 0.30, 0.10, 0.15)
+MIN_SAMPLES = 20  # fewest rows the four-part split accepts
 
 
 def holdout_split(n_samples: int, y, fraction: float, *, stratify: bool, random_state=None):
@@ -96,9 +97,9 @@ def honest_split(y, task: str, *, fractions=DEFAULT_FRACTIONS, random_state=None
         raise ValueError(f"fractions must be 4 positive numbers summing to 1; got {fractions}.")
     y = np.asarray(y)
     n = len(y)
-    if n < 20:
+    if n < MIN_SAMPLES:
         raise ValueError(
-            f"The honest protocol needs at least 20 samples to split into "
+            f"The honest protocol needs at least {MIN_SAMPLES} samples to split into "
             f"train/selection-val/model-val/test; got {n}."
         )
     rng = check_random_state(random_state)
