@@ -82,6 +82,21 @@ def test_forward_selector_finds_the_signal_and_records_history():
     assert accepted == sorted(accepted) and sel.selection_score_ == accepted[-1]
 
 
+def test_forward_selector_without_early_stop_runs_every_round():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 20))
+    y = (X[:, 4] > 0).astype(int)  # one column decides: later rounds cannot improve
+    early = ForwardSelector(DecisionTreeClassifier(max_depth=2, random_state=0), max_rounds=15,
+                            random_state=0).fit(X, y)
+    full = ForwardSelector(DecisionTreeClassifier(max_depth=2, random_state=0), max_rounds=15,
+                           tol=None, random_state=0).fit(X, y)
+    assert early.support_.sum() < 15
+    # seed 001 Table 4's DT-forward count: 15 full rounds over d columns = 15 d - 105
+    assert full.support_.sum() == 15 and full.n_model_fits_ == 15 * 20 - 105
+    assert all(h["accepted"] for h in full.history_)
+    assert full.ranking_[4] == 1
+
+
 def test_forward_selector_n_jobs_identical():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(200, 12))

@@ -58,7 +58,8 @@ _CANDIDATE_MAX_SIZE = 20
 
 
 def _scoring(task):
-    # compare reports the selection's own number in its metric
+    # compare reports the selection's own number in its metric (accuracy / MSE), so the
+    # registered searches score items in it too; the classes' defaults are F1 / -RMSE (§5.1)
     return "accuracy" if task == "classification" else "neg_mse"
 
 
@@ -81,7 +82,7 @@ register(MethodSpec(
         scoring=_scoring(task), task=task, random_state=random_state, n_jobs=n_jobs),
     source="seed 001 Algorithms 1-3, §5.1",
     summary="FASTENER genetic search with a decision tree on selection-val (40 generations, "
-            "<= 600 fits; front size tuned on model-val)",
+            "<= 600 fits, items scored in compare's metric; front size tuned on model-val)",
     uses_selection_val=True,
     candidates=front_candidates,
 ))
@@ -92,7 +93,7 @@ register(MethodSpec(
         scoring=_scoring(task), task=task, random_state=random_state, n_jobs=n_jobs),
     source="seed 001 §2.1, §5.3 (POSS baseline; Qian et al. 2015)",
     summary="POSS Pareto optimization, mutation only, decision tree on selection-val "
-            "(<= 600 fits; front size tuned on model-val)",
+            "(<= 600 fits, items scored in compare's metric; front size tuned on model-val)",
     uses_selection_val=True,
     candidates=front_candidates,
 ))

@@ -59,8 +59,8 @@ def auf_plot_data(selector) -> dict:
     data : dict
         ``generation``, ``n_evaluations``, ``auf``, ``delta`` (AUF change from
         the previous generation, 0 for the first), ``purged`` (bool, generations
-        that ran Algorithm 3; all False for POSS) — equal-length ndarrays — and
-        ``scoring``.
+        that ran Algorithm 3; all False for POSS) — equal-length ndarrays —,
+        ``scoring`` and ``max_features`` (the AUF's K).
     """
     h = selector.history_
     auf = np.array([r["auf"] for r in h], dtype=float)
@@ -68,7 +68,7 @@ def auf_plot_data(selector) -> dict:
             "n_evaluations": np.array([r["n_evaluations"] for r in h], dtype=int),
             "auf": auf, "delta": np.diff(auf, prepend=auf[:1]),
             "purged": np.array([bool(r.get("purged", False)) for r in h]),
-            "scoring": str(selector.scoring_)}
+            "scoring": str(selector.scoring_), "max_features": int(selector.auf_max_features)}
 
 
 def convergence_plot_data(selectors: dict) -> dict:
@@ -80,10 +80,13 @@ def convergence_plot_data(selectors: dict) -> dict:
 
     Returns
     -------
-    data : dict of name -> {"n_evaluations": ndarray, "auf": ndarray}
+    data : dict of name -> {"n_evaluations": ndarray, "auf": ndarray, "max_features": int}
     """
-    return {name: {"n_evaluations": auf_plot_data(s)["n_evaluations"],
-                   "auf": auf_plot_data(s)["auf"]} for name, s in selectors.items()}
+    out = {}
+    for name, s in selectors.items():
+        a = auf_plot_data(s)
+        out[name] = {k: a[k] for k in ("n_evaluations", "auf", "max_features")}
+    return out
 
 
 def figures(method, selector):
@@ -120,7 +123,7 @@ def figures(method, selector):
     fig2 = Figure(figsize=(6.4, 4.8))
     ax1, ax2 = fig2.subplots(2, 1, sharex=True)
     ax1.plot(a["generation"], a["auf"], color="tab:blue", lw=1.2)
-    ax1.set_ylabel("AUF (K = 20)")
+    ax1.set_ylabel(f"AUF (K = {a['max_features']})")
     ax1.set_title(f"{method}: area under the front per generation")
     ax2.bar(a["generation"], a["delta"], color=np.where(a["purged"], "tab:red", "0.4"),
             width=0.9)
@@ -145,7 +148,8 @@ def convergence_figure(selectors: dict, title: str = "AUF against model evaluati
     for name, c in data.items():
         ax.step(c["n_evaluations"], c["auf"], where="post", lw=1.3, label=name)
     ax.set_xlabel("model evaluations")
-    ax.set_ylabel("AUF (K = 20) on selection-val")
+    ks = sorted({c["max_features"] for c in data.values()})
+    ax.set_ylabel(f"AUF (K = {', '.join(map(str, ks))}) on selection-val")
     ax.set_title(title)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
