@@ -326,6 +326,10 @@ def run_ref(dataset, budget, n_jobs, seeds, with_option=False):
           f"  wall ours {m.sec_ours:.1f} s vs reference {m.sec_ref:.1f} s, ratio of means "
           f"{m.sec_ours / m.sec_ref:.3f} (per split: "
           f"{', '.join(f'{r:.2f}' for r in df.sec_ours / df.sec_ref)})")
+    auf_met = m.auf_val_ours >= m.auf_val_ref
+    wall_met = m.sec_ours <= 0.5 * m.sec_ref
+    print(f"  issue 5 targets: AUF at least the reference's: {'met' if auf_met else 'NOT met'}; "
+          f"wall at most half the reference's: {'met' if wall_met else 'NOT met'}")
     if with_option:
         print(f"  option max_bucket_size=3: AUF(selection-val) {m.auf_val_tuned:.4f} "
               f"(ratio {m.auf_val_tuned / m.auf_val_ref:.3f}), AUF(test) "
@@ -396,7 +400,8 @@ def main(argv=None):
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     p.add_argument("--n-jobs", type=int, default=2)
     p.add_argument("--with-option", action="store_true",
-                   help="ref part: also run the top_first + buckets-of-3 option")
+                   help="ref part: also run the max_bucket_size=3 option (the reference's "
+                        "bucket size)")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(message)s")
