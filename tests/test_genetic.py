@@ -11,6 +11,7 @@ from featsieve.genetic import (
     FASTENER,
     POSS,
     BitFlipMutation,
+    GenePurge,
     InformationGainCrossover,
     ParetoFront,
     RandomMatingPool,
@@ -291,6 +292,35 @@ def test_purge_drops_the_gene_whose_permutation_costs_least():
     assert sel.n_permutation_predictions_ == 2
     assert sel.pareto_front_["columns"].tolist()[0] == (0,)
     assert sel.history_[1]["cache_hits"] == 1 and sel.history_[1]["purged"]
+
+
+def test_gene_purge_rule_exact():
+    genes, dec = np.array([3, 7, 9, 11]), np.array([0.2, -0.1, 0.05, -0.1])
+    rng = np.random.default_rng(0)
+    always = lambda g: True  # noqa: E731
+    assert GenePurge()(genes, dec, always, rng) == 7  # least decrease, first on ties
+    assert GenePurge()(genes, dec, lambda g: g != 7, rng) == 7  # Algorithm 3 repeats itself
+    assert GenePurge(skip_tried=True)(genes, dec, lambda g: g not in (7, 11), rng) == 9
+    assert GenePurge(skip_tried=True)(genes, dec, lambda g: False, rng) is None
+    assert GenePurge(max_decrease=0.1)(genes, dec, lambda g: g not in (7, 11), rng) == 7
+    assert GenePurge(max_decrease=0.0, skip_tried=True)(
+        genes, dec, lambda g: g not in (7, 11), rng) is None  # 9 costs 0.05 > 0
+
+
+def test_purge_rule_is_replaceable():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 6))
+    y = (X[:, 0] > 0).astype(int)
+    calls = []
+
+    def keep_all(genes, decrease, is_new, rng):
+        calls.append((genes.tolist(), decrease.tolist(), is_new(int(genes[0]))))
+
+    sel = FASTENER(n_generations=1, mutation=BitFlipMutation(a=0), initial=[[0, 3]],
+                   purge_front=True, gene_purge=keep_all, random_state=0).fit(X, y)
+    assert sel.n_evaluations_ == 1 and sel.n_permutation_predictions_ == 2
+    ((genes, dec, new),) = calls
+    assert genes == [0, 3] and dec[0] > dec[1] and new
 
 
 def test_select_rules(five_of_sixty):

@@ -22,6 +22,7 @@ from ._fastener import FASTENER, POSS
 from ._operators import (
     BitFlipMutation,
     EveryK,
+    GenePurge,
     InformationGainCrossover,
     ParetoFront,
     RandomMatingPool,
@@ -36,6 +37,7 @@ __all__ = [
     "RandomMatingPool",
     "InformationGainCrossover",
     "BitFlipMutation",
+    "GenePurge",
     "EveryK",
     "ParetoFront",
     "SubsetEvaluator",

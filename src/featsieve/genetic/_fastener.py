@@ -22,6 +22,7 @@ from ._operators import (
     BitFlipMutation,
     EveryK,
     FrontItem,
+    GenePurge,
     InformationGainCrossover,
     ParetoFront,
     RandomMatingPool,
@@ -403,6 +404,10 @@ class FASTENER(_GeneticSearch):
     purge_front : int, bool, callable or None, default=5
         Run Algorithm 3 every that many generations (or on the predicate);
         True, None, 0 and False as for ``reset_to_front``.
+    gene_purge : callable or None, default=None
+        ``gene_purge(genes, decrease, is_new, rng) -> gene or None``: which
+        gene Algorithm 3 drops from a front item; :class:`GenePurge` (the
+        gene whose shuffling costs least, line 13) when None.
 """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -470,6 +475,7 @@ class FASTENER(_GeneticSearch):
         "carry_front": ["boolean"],
         "reset_to_front": _PREDICATE,
         "purge_front": _PREDICATE,
+        "gene_purge": [callable, None],
         "scoring": [StrOptions(_SCORINGS), callable],
         "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
@@ -486,7 +492,7 @@ class FASTENER(_GeneticSearch):
     def __init__(self, estimator=None, *, n_generations=50, mating_pool=None, crossover=None,
                  mutation=None, weights="mi", weights_max_samples=20000, initial="first",
                  max_bucket_size=2, carry_front=False, reset_to_front=5, purge_front=5,
-                 scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
+                 gene_purge=None, scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
                  auf_max_features=20, validation_fraction=0.2, task="auto", random_state=None,
                  n_jobs=None, progress=False):
         self.estimator = estimator
@@ -501,6 +507,7 @@ class FASTENER(_GeneticSearch):
         self.carry_front = carry_front
         self.reset_to_front = reset_to_front
         self.purge_front = purge_front
+        self.gene_purge = gene_purge
         self.scoring = scoring
         self.max_evaluations = max_evaluations
         self.select = select
@@ -565,6 +572,7 @@ class FASTENER(_GeneticSearch):
         mut_op = self.mutation if self.mutation is not None else BitFlipMutation(1.0)
         reset = _as_predicate(self.reset_to_front)
         purge = _as_predicate(self.purge_front)
+        gene_purge = self.gene_purge if self.gene_purge is not None else GenePurge()
         weights = self._weights(ev.X_train, ev.y_train)
         self.feature_weights_ = weights
         self._history, self._front_history, self._order = [], [], {}
@@ -594,7 +602,7 @@ class FASTENER(_GeneticSearch):
                     self._offer(scored)
                     did_purge = bool(purge(gen))
                     if did_purge:
-                        self._purge(parallel)
+                        self._purge(parallel, gene_purge)
                     did_reset = bool(reset(gen))
                     if did_reset:
                         population = self._front.bits()
@@ -618,9 +626,10 @@ class FASTENER(_GeneticSearch):
             out.extend(b for b, _ in items)
         return out
 
-    def _purge(self, parallel):
-        """Algorithm 3: drop from every front item the gene whose permutation
-        costs least on its stored model, and evaluate the smaller items."""
+    def _purge(self, parallel, purge_op):
+        """Algorithm 3: drop from every front item the gene ``purge_op`` picks
+        from the permutation costs on its stored model (by default the least
+        costly one), and evaluate the smaller items."""
         items = [it for it in self._front.items() if it.size > 1 and it.model is not None]
         if not items:
             return
@@ -631,8 +640,10 @@ class FASTENER(_GeneticSearch):
         new = []
         for it, (cols, dec) in zip(items, res, strict=False):
             self._n_predictions += len(cols)
-            gene = int(cols[int(np.argmin(dec))])
-            new.append(it.bits & ~(1 << gene))
+            gene = purge_op(cols, dec, lambda g, b=it.bits: (b & ~(1 << g)) not in self._cache,
+                            self._rng)
+            if gene is not None:
+                new.append(it.bits & ~(1 << gene))
         scored = self._evaluate(new, parallel)
         self._offer(scored)
 

@@ -11,6 +11,8 @@ none keeps random state of its own. Items are bitsets (Python ints, see
   weighted by each feature's information gain (mutual information).
 - :class:`BitFlipMutation` — §3.2: every bit flips independently with
   probability ``a / N``.
+- :class:`GenePurge` — Algorithm 3's choice of the gene to drop from a front
+  item (§3.4): the one whose shuffling costs least.
 - :class:`ParetoFront` — §3.1: best score for each size, dominated items removed.
 - :class:`EveryK` — the default predicate for population reset and front purging.
 """
@@ -34,6 +36,7 @@ __all__ = [
     "RandomMatingPool",
     "InformationGainCrossover",
     "BitFlipMutation",
+    "GenePurge",
     "EveryK",
     "FrontItem",
     "ParetoFront",
@@ -76,16 +79,16 @@ class RandomMatingPool:
         Items drawn (without replacement) from the current population
         (seed 001 §5.1: 3, giving 3 pairs). With fewer items in the
         population, all of them form the pool.
-
-    Notes
-    -----
-    The seed says "two different items from the mating pool are combined"; we
-    therefore draw the pool without replacement by default.
     replace : bool, default=False
         Draw with replacement, as the reference implementation (PyPI
         ``fastener`` 1.0.4) does: an item may then be mated with itself (the
         child is the item, mutated afresh), which adds copies of good items
         while the population is small.
+
+    Notes
+    -----
+    The seed says "two different items from the mating pool are combined"; we
+    therefore draw the pool without replacement by default.
     """
 
     pool_size: int = 3
@@ -243,6 +246,59 @@ class BitFlipMutation:
         if not flips.any():
             return item
         return item ^ bits_from_mask(flips)
+
+
+# ----------------------------------------------------------------- purging
+@dataclass
+class GenePurge:
+    """Which gene Algorithm 3 drops from a front item (§3.4).
+
+    The search measures, on the item's stored model, how much the
+    selection-val score falls when each gene's values are shuffled
+    (``decrease``); this object picks the gene to unset. The default is
+    Algorithm 3 itself: the gene of least decrease (line 13), first on ties.
+
+    Parameters
+    ----------
+    skip_tried : bool, default=False
+        When dropping the least-decrease gene gives an item already evaluated
+        (a purge of an unchanged front item repeats itself), take the next
+        gene whose removal is new; §3.4: "another feature could be considered
+        for removal". No gene when every removal was tried.
+    max_decrease : float or None, default=None
+        Genes whose shuffling costs more than this (in score units) are never
+        dropped (§3.4: "an appropriate threshold ... so that features with
+        very high predictive power are never removed"). None: no threshold.
+
+    References
+    ----------
+    Seed 001 §3.4, Algorithm 3, lines 9-14.
+    """
+
+    skip_tried: bool = False
+    max_decrease: float | None = None
+
+    def __call__(self, genes, decrease, is_new, rng: np.random.Generator) -> int | None:
+        """The gene (column index of the search) to unset, or None for none.
+
+        Parameters
+        ----------
+        genes : ndarray of int, shape (|item|,)
+        decrease : ndarray of float, shape (|item|,)
+            ``base score - score with that gene shuffled``.
+        is_new : callable
+            ``is_new(gene) -> bool``: the item without ``gene`` is unevaluated.
+        rng : numpy.random.Generator
+            Unused by this rule; given so that a random rule (§3.4's sampling
+            by scaled decreases) can replace it.
+        """
+        order = np.argsort(np.asarray(decrease, dtype=float), kind="stable")
+        for i in order:
+            if self.max_decrease is not None and decrease[i] > self.max_decrease:
+                return None
+            if not self.skip_tried or is_new(int(genes[i])):
+                return int(genes[i])
+        return None
 
 
 # -------------------------------------------------------------- predicates
