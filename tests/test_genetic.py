@@ -405,6 +405,7 @@ def test_poss_archive_and_determinism(five_of_sixty):
     # one offspring per iteration: new, cached, or discarded for being larger than max_size
     assert all(h["n_new"] + h["cache_hits"] <= 1 for h in a.history_[1:])
     assert a.n_evaluations_ == 1 + sum(h["n_new"] for h in a.history_[1:])
+    assert a.n_model_fits_ == a.n_evaluations_ - 1  # the empty set fits no model
     # batches evaluated in parallel give the same archive
     c = POSS(n_generations=30, batch_size=4, random_state=1, n_jobs=1).fit(X, y)
     d = POSS(n_generations=30, batch_size=4, random_state=1, n_jobs=2).fit(X, y)

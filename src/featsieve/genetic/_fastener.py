@@ -206,7 +206,7 @@ class _GeneticSearch(BaseSelector):
         self.front_history_ = self._front_history
         self.history_ = self._history
         self.n_evaluations_ = len(self._cache)
-        self.n_model_fits_ = self.n_evaluations_
+        self.n_model_fits_ = self.n_evaluations_ - (0 in self._cache)  # the empty item fits none
         self.n_cache_hits_ = self._n_hits
         self.n_permutation_predictions_ = self._n_predictions
         self.auf_ = self._auf(self._front.pairs())
@@ -318,7 +318,8 @@ _ATTR_DOC = """
     front_history_ : list of list of (size, score)
         The front after every generation (for Figure 8-like plots).
     n_evaluations_ : int
-        Distinct items evaluated (model fits); equals ``n_model_fits_``.
+        Distinct items evaluated; ``n_model_fits_`` is the same less one when
+        the empty item (no model: majority class or mean) was among them.
     n_cache_hits_ : int
         Items met again and answered from the cache.
     auf_ : float
