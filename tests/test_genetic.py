@@ -525,3 +525,30 @@ def test_reproduce_fastener_table(tmp_path, monkeypatch):
     assert conv["share of FASTENER's budget"].tolist() == [0.1, 0.25, 0.5, 0.75, 1.0]
     assert any("absent" in n for n in res.notes)
     assert {p.rsplit("/", 1)[-1] for p in res.figures} >= {"fastener_colon_convergence.png"}
+
+
+def test_figure_data_follow_the_history(five_of_sixty):
+    from featsieve.report._genetic import (
+        auf_plot_data,
+        convergence_figure,
+        figures,
+        front_plot_data,
+    )
+
+    X, y = five_of_sixty
+    sel = FASTENER(n_generations=12, auf_max_features=10, random_state=0).fit(X, y)
+    a = auf_plot_data(sel)
+    np.testing.assert_array_equal(a["auf"], [h["auf"] for h in sel.history_])
+    assert a["delta"][0] == 0 and a["delta"][1:] == pytest.approx(np.diff(a["auf"]))
+    assert a["purged"].tolist() == [g > 0 and g % 5 == 0 for g in a["generation"]]
+    assert a["max_features"] == 10
+    f = front_plot_data(sel, n_fronts=4)
+    assert [d["generation"] for d in f["fronts"]][::3] == [0, 12]  # first and last kept
+    last = f["fronts"][-1]
+    assert last["sizes"].tolist() == sel.pareto_front_["size"].tolist()
+    assert last["scores"].tolist() == sel.pareto_front_["score"].tolist()
+    (_, fronts_fig), (_, auf_fig) = figures("FASTENER", sel)
+    assert auf_fig.axes[0].get_ylabel() == "AUF (K = 10)"
+    assert len(fronts_fig.axes[0].lines) == 5  # five generations by default
+    conv = convergence_figure({"FASTENER": sel})
+    assert conv.axes[0].get_ylabel() == "AUF (K = 10) on selection-val"
