@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -6,6 +8,7 @@ from sklearn.metrics import f1_score
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from featsieve import FewerFeaturesWarning
 from featsieve.evaluation import area_under_front
 from featsieve.genetic import (
     FASTENER,
@@ -552,3 +555,118 @@ def test_figure_data_follow_the_history(five_of_sixty):
     assert len(fronts_fig.axes[0].lines) == 5  # five generations by default
     conv = convergence_figure({"FASTENER": sel})
     assert conv.axes[0].get_ylabel() == "AUF (K = 10) on selection-val"
+
+
+# ------------------------------------------------------- bad input (new user)
+@pytest.fixture(scope="module")
+def two_hundred_by_ten():
+    X, y = make_classification(n_samples=200, n_features=10, n_informative=3, n_redundant=0,
+                               shuffle=False, random_state=0)
+    return X, y
+
+
+@pytest.mark.parametrize("weights, match", [
+    (np.full(10, np.nan), r"^weights has 10 NaN values at columns \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]"),
+    (-np.ones(10), r"^weights has 10 negative values at columns \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]"),
+    (np.full(10, np.inf), r"^weights has 10 inf values at columns \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]"),
+    (np.r_[1.0, np.nan, -2.0, 3, 4, 5, np.inf, -np.inf, 0, 1],
+     r"^weights has 1 NaN values at columns \[1\]; 2 inf values at columns \[6, 7\]; "
+     r"1 negative values at columns \[2\]: weights must be finite and >= 0"),
+    (lambda X, y: np.r_[np.ones(9), -0.5],
+     r"^weights\(X, y\) returned 1 negative values at positions \[9\]: weights must be finite"),
+    (lambda X, y: np.full(X.shape[1], np.nan), r"^weights\(X, y\) returned 10 NaN values"),
+    (np.ones(9), r"^weights has shape \(9,\); expected \(10,\), one per input column\."),
+])
+def test_fastener_given_weights_must_be_finite_and_non_negative(two_hundred_by_ten, weights,
+                                                                 match):
+    X, y = two_hundred_by_ten
+    with pytest.raises(ValueError, match=match):
+        FASTENER(n_generations=1, weights=weights, random_state=0).fit(X, y)
+
+
+def test_fastener_zero_weights_stay_allowed_and_weights_follow_usable_columns(
+        two_hundred_by_ten):
+    X, y = two_hundred_by_ten
+    sel = FASTENER(n_generations=3, weights=np.zeros(10), random_state=0).fit(X, y)
+    np.testing.assert_array_equal(sel.feature_weights_, np.zeros(10))
+    assert sel.n_evaluations_ >= 1
+    # one weight per input column; the constant column's weight is dropped
+    Xc = X.copy()
+    Xc[:, 4] = 1.0
+    w = np.arange(10.0)
+    with pytest.warns(UserWarning, match="Constant feature columns"):
+        sel = FASTENER(n_generations=1, weights=w, random_state=0).fit(Xc, y)
+    np.testing.assert_array_equal(sel.feature_weights_, np.delete(w, 4))
+
+
+def test_fastener_rejects_an_empty_initial_item_poss_starts_from_it(two_hundred_by_ten):
+    X, y = two_hundred_by_ten
+    for initial in ([[]], [[0], []]):
+        with pytest.raises(ValueError, match=r"^initial holds empty items \(at positions "
+                           rf"\[{len(initial) - 1}\]\); FASTENER evaluates no empty item"):
+            FASTENER(n_generations=1, initial=initial, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"^initial must hold at least one item\.$"):
+        FASTENER(n_generations=1, initial=[], random_state=0).fit(X, y)
+    # for POSS the empty item is the normal start: [[]] is initial="empty"
+    a = POSS(n_generations=3, initial=[[]], random_state=0).fit(X, y)
+    b = POSS(n_generations=3, initial="empty", random_state=0).fit(X, y)
+    pd.testing.assert_frame_equal(a.pareto_front_, b.pareto_front_)
+    assert a.history_[0]["n_evaluations"] == 1
+
+
+@pytest.mark.parametrize("kwargs", [{"n_generations": 0}, {"max_evaluations": 1}])
+def test_poss_with_only_the_empty_set_evaluated_selects_nothing_at_its_score(kwargs):
+    X, y = make_classification(n_samples=200, n_features=10, weights=[0.6], flip_y=0,
+                               random_state=0)
+    assert np.bincount(y).tolist() == [120, 80]
+    # accuracy of the majority class on the stratified 40 validation rows: 24 / 40
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        sel = POSS(scoring="accuracy", random_state=0, **kwargs).fit(X, y)
+    # only the base class's notice; not the "only the empty set" warning
+    assert [(w.category, str(w.message)) for w in rec] == [
+        (FewerFeaturesWarning, "No feature was selected.")]
+    assert sel.pareto_front_[["size", "score"]].to_dict("records") == [
+        {"size": 0, "score": 0.6}]
+    assert sel.selection_score_ == 0.6
+    assert sel.selected_size_ == 0 and not sel.support_.any()
+    assert (sel.n_evaluations_, sel.n_model_fits_) == (1, 0)
+    # F1 of class 1 when the majority class 0 is predicted: 0.0, not nan
+    with pytest.warns(FewerFeaturesWarning, match="No feature was selected"):
+        sel = POSS(random_state=0, **kwargs).fit(X, y)
+    assert sel.selection_score_ == 0.0
+    assert sel.pareto_front_["score"].tolist() == [0.0]
+
+
+def test_initial_accepts_column_names_of_a_dataframe(two_hundred_by_ten):
+    X, y = two_hundred_by_ten
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(10)])
+    by_name = FASTENER(n_generations=3, initial=[["f3"], ["f1", "f7"]], random_state=0)
+    by_index = FASTENER(n_generations=3, initial=[[3], [1, 7]], random_state=0)
+    pd.testing.assert_frame_equal(by_name.fit(df, y).pareto_front_,
+                                  by_index.fit(df, y).pareto_front_)
+    assert by_name.history_[0]["n_evaluations"] == 2
+    # a lone name or index is a one-column item; names and indices mix
+    sel = FASTENER(n_generations=0, initial=["f3", [2, "f5"]], random_state=0).fit(df, y)
+    assert sel.n_evaluations_ == 2
+    # names map to input columns when a constant column shifts the usable ones
+    dfc = df.copy()
+    dfc["f0"] = 1.0
+    with pytest.warns(UserWarning, match="Constant feature columns"):
+        sel = FASTENER(n_generations=0, initial=[["f3"]], random_state=0).fit(dfc, y)
+    assert sel.pareto_front_["features"].tolist() == [("f3",)]
+    assert sel.pareto_front_["columns"].tolist() == [(3,)]
+    with pytest.warns(UserWarning, match="Constant feature columns"), \
+            pytest.raises(ValueError, match=r"^initial refers to columns \['f0'\] that are "
+                          r"constant or duplicated \(never selected\); usable columns are "
+                          r"\[1, 2, 3, 4, 5, 6, 7, 8, 9\]\.$"):
+        FASTENER(n_generations=0, initial=[["f0", "f3"]], random_state=0).fit(dfc, y)
+    # unknown names and indices are named
+    with pytest.raises(ValueError, match=r"^initial has unknown entries \['f10', 12, -1\]: "
+                       r"items hold input column indices \(0 to 9\) or column names of X\.$"):
+        FASTENER(n_generations=0, initial=[["f10", 12], [-1, "f2"]], random_state=0).fit(df, y)
+    # names need a DataFrame
+    with pytest.raises(ValueError, match=r"^initial has unknown entries \['f3'\]: items hold "
+                       r"input column indices \(0 to 9\); column names only when X is a "
+                       r"DataFrame\.$"):
+        FASTENER(n_generations=0, initial=[["f3"]], random_state=0).fit(X, y)

@@ -57,10 +57,32 @@ def _as_predicate(value):
     return value
 
 
+def _as_float_weights(w, what):
+    try:
+        return np.asarray(w, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} values that are not numbers: {exc}") from None
+
+
+def _check_weights(w, what, where):
+    """User-given crossover weights must be finite and >= 0 (all zero is allowed)."""
+    problems = []
+    for label, mask in (("NaN", np.isnan(w)), ("inf", np.isinf(w)),
+                        ("negative", np.isfinite(w) & (w < 0))):
+        if mask.any():
+            at = np.flatnonzero(mask).tolist()
+            problems.append(f"{mask.sum()} {label} values at {where} "
+                            f"{at[:10]}{'...' if len(at) > 10 else ''}")
+    if problems:
+        raise ValueError(f"{what} {'; '.join(problems)}: weights must be finite and >= 0 "
+                         "(all zero is allowed: the crossover then draws uniformly).")
+
+
 class _GeneticSearch(BaseSelector):
     """Shared machinery: the split, the evaluator, the cache, the front, the result."""
 
     _min_samples = 5
+    _empty_initial_ok = False  # POSS starts from the empty set; FASTENER never evaluates it
 
     def _input_dtype(self):
         # a float32 table stays float32 when the model computes in float32 (the
@@ -119,15 +141,51 @@ class _GeneticSearch(BaseSelector):
                 return [1 << j for j in range(d)]
         usable_idx = np.flatnonzero(self._usable)
         pos = {int(j): i for i, j in enumerate(usable_idx)}
-        items = []
-        for cols in init:
-            cols = [cols] if isinstance(cols, numbers.Integral) else list(cols)
-            bad = [c for c in cols if int(c) not in pos]
-            if bad:
-                raise ValueError(
-                    f"initial refers to columns {bad} that are out of range, constant or "
-                    f"duplicated; usable columns are {usable_idx.tolist()[:20]}...")
-            items.append(to_bits([pos[int(c)] for c in cols]))
+        # column names are accepted when fit got a DataFrame (they name input columns)
+        from_frame = (getattr(self, "feature_names_in_", None) is not None
+                      or getattr(self, "_column_labels", None) is not None)
+        names = {n: j for j, n in reversed(list(enumerate(self._all_feature_names)))}
+        n_in = self.n_features_in_
+        items, unknown, unusable, empty = [], [], [], []
+        for k, cols in enumerate(init):
+            if isinstance(cols, (str, numbers.Integral)):
+                cols = [cols]
+            try:
+                cols = list(cols)
+            except TypeError:
+                cols = [cols]
+            idx = []
+            for c in cols:
+                if isinstance(c, str) and from_frame and c in names:
+                    j = names[c]
+                elif (isinstance(c, numbers.Integral) and not isinstance(c, (bool, np.bool_))
+                      and 0 <= int(c) < n_in):
+                    j = int(c)
+                else:
+                    unknown.append(c)
+                    continue
+                if j not in pos:
+                    unusable.append(c)
+                else:
+                    idx.append(pos[j])
+            if not cols:
+                empty.append(k)
+            items.append(to_bits(idx))
+        if unknown:
+            what = (f"input column indices (0 to {n_in - 1}) or column names of X"
+                    if from_frame else
+                    f"input column indices (0 to {n_in - 1}); column names only when X is a "
+                    "DataFrame")
+            raise ValueError(f"initial has unknown entries {unknown[:20]}: items hold {what}.")
+        if unusable:
+            raise ValueError(
+                f"initial refers to columns {unusable[:20]} that are constant or duplicated "
+                f"(never selected); usable columns are {usable_idx.tolist()[:20]}"
+                f"{'...' if usable_idx.size > 20 else ''}.")
+        if empty and not self._empty_initial_ok:
+            raise ValueError(
+                f"initial holds empty items (at positions {empty[:20]}); "
+                f"{type(self).__name__} evaluates no empty item: give each at least one column.")
         if not items:
             raise ValueError("initial must hold at least one item.")
         return items
@@ -228,8 +286,8 @@ class _GeneticSearch(BaseSelector):
                 "no evaluated subset scored better than using no feature. support_ is the best "
                 f"evaluated subset ({self.selected_size_} features, score {score:.4g}); more "
                 "generations or evaluations may find better ones.", UserWarning, stacklevel=3)
-        else:
-            self.selection_score_ = np.nan
+        else:  # only the empty set was evaluated: nothing is selected, it is the choice
+            self.selection_score_ = float(self._front[0].score) if 0 in self._front else np.nan
             self.selected_size_ = 0
         self.support_ = support
         # nothing of the data stays on the fitted object
@@ -332,7 +390,11 @@ _ATTR_DOC = """
     selected_size_ : int
     selection_score_ : float
         Score of the chosen item on the selection-validation rows, in
-        ``scoring_`` units.
+        ``scoring_`` units. When the front holds only the empty set, the
+        best evaluated non-empty subset is selected (with a UserWarning);
+        when no non-empty subset was evaluated at all (POSS with
+        ``n_generations=0`` or ``max_evaluations=1``), nothing is selected and
+        this is the empty set's score on the front.
     scoring_ : str
 """
 
@@ -372,7 +434,11 @@ class FASTENER(_GeneticSearch):
         training part -- for classes computed by sorting
         (:func:`featsieve.genetic._mi.mutual_info_classif_sorted`: the same
         values as ``mutual_info_classif``, about 20 times faster); a callable
-        ``(X, y) -> weights``; or one weight per input column.
+        ``(X, y) -> weights`` (called with the usable columns of the training
+        part, one weight per column it gets); or one weight per input column.
+        Given weights must be finite and >= 0, else ``fit`` raises
+        ValueError naming the NaN, inf or negative entries; all zero is
+        allowed (the crossover then draws uniformly).
     weights_max_samples : int or None, default=20000
         Rows (a seeded random subset of the training part) used for ``"mi"``;
         None uses all. The k-NN estimator costs O(n log n) per feature; on
@@ -382,7 +448,11 @@ class FASTENER(_GeneticSearch):
         usable column (the seed's run, §6.2: "the only item in the starting
         Pareto front"); ``"best_weight"`` the single column of highest weight;
         ``"singletons"`` every single column; or a list of items, each a list
-        of input column indices.
+        of input column indices or, when ``fit`` gets a DataFrame, column
+        names (``[["f3", "f7"], [0]]``; a lone index or name is a
+        one-column item). ``fit`` raises ValueError naming ``initial`` for
+        unknown indices or names, for constant or duplicated columns (never
+        selected), for an empty item and for an empty list.
     max_bucket_size : int, default=2
         Population items kept per size after evaluation (§6.1: buckets of 1
         and 2 worked best on the EO data; the reference code's default is 3,
@@ -542,16 +612,21 @@ class FASTENER(_GeneticSearch):
                 out = mutual_info_regression(Xw, y_tr[rows], random_state=seed,
                                              n_jobs=self.n_jobs)
         elif callable(w):
-            out = w(X_tr, y_tr)
+            out = _as_float_weights(w(X_tr, y_tr), "weights(X, y) returned")
+            if out.shape != (X_tr.shape[1],):
+                raise ValueError(f"weights(X, y) returned shape {out.shape}; expected "
+                                 f"({X_tr.shape[1]},), one per usable column.")
+            _check_weights(out, "weights(X, y) returned", "positions")
+            return out
         else:
-            out = np.asarray(w, dtype=np.float64).ravel()
+            out = _as_float_weights(w, "weights has")
             if out.shape != (self.n_features_in_,):
                 raise ValueError(f"weights has shape {out.shape}; expected "
                                  f"({self.n_features_in_},), one per input column.")
-            return np.clip(np.nan_to_num(out[self._usable]), 0, None)
+            _check_weights(out, "weights has", "columns")
+            return out[self._usable]
+        # "mi": computed, finite; clipping only removes the estimator's tiny negatives
         out = np.asarray(out, dtype=np.float64).ravel()
-        if out.shape != (X_tr.shape[1],):
-            raise ValueError(f"weights returned shape {out.shape}; expected ({X_tr.shape[1]},).")
         return np.clip(np.nan_to_num(out, nan=0.0), 0, None)
 
     # ------------------------------------------------------------- fit
@@ -574,11 +649,15 @@ class FASTENER(_GeneticSearch):
         reset = _as_predicate(self.reset_to_front)
         purge = _as_predicate(self.purge_front)
         gene_purge = self.gene_purge if self.gene_purge is not None else GenePurge()
+        # a bad ``initial`` fails before the weights are estimated (no random draws)
+        init = None if self.initial == "best_weight" else self._initial_items()
         weights = self._weights(ev.X_train, ev.y_train)
         self.feature_weights_ = weights
+        if init is None:
+            init = self._initial_items(weights)
         self._history, self._front_history, self._order = [], [], {}
         with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
-            init = [b for b in self._initial_items(weights) if b != 0]
+            init = [b for b in init if b != 0]
             scored = self._evaluate(init, parallel)
             self._offer(scored)
             population = self._bucket(scored)
@@ -673,7 +752,8 @@ class POSS(_GeneticSearch):
         :class:`BitFlipMutation` with ``a = 1`` when None.
     initial : {"empty", "first"} or list, default="empty"
         POSS starts from the empty set (scored as the majority-class/mean
-        predictor); ``"first"`` or a list as in :class:`FASTENER`.
+        predictor); ``"first"`` or a list as in :class:`FASTENER`, except that
+        an empty item is allowed (``[[]]`` is the same start as ``"empty"``).
     max_size : int or None, default=None
         Offspring larger than this are discarded unevaluated (POSS's
         ``|x| >= 2k`` infeasibility); None: no limit.
@@ -692,6 +772,8 @@ class POSS(_GeneticSearch):
     Seed 001 §2.1, §5.3 (POSS as the EO baseline); C. Qian, Y. Yu, Z.-H. Zhou,
     "Subset selection by Pareto optimization", NeurIPS 2015, Algorithm 1.
     """
+
+    _empty_initial_ok = True
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
