@@ -201,3 +201,64 @@ def test_select_on_few_rows_warns(tmp_path, capsys):
     assert rc == 0 and "only 8 rows" in err
     rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc", "-k", "1", "-q"])
     assert rc == 0 and err == ""
+
+
+def test_new_user_findings(tmp_path, capsys):
+    import gzip
+
+    good = _good(tmp_path)
+    p = tmp_path / "good.csv"
+    good.to_csv(p, index=False)
+    # a count of seeds is bounded (each seed is a whole comparison)
+    rc, _, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc", "--seeds",
+                               "99999999999"])
+    assert rc == 2 and "between 1 and 1000" in err
+    # a file where a parent directory should be: one line, before any work
+    rc, _, err = _run(capsys, ["select", str(p), "-t", "label", "--method", "cc",
+                               "-o", str(p / "out.csv")])
+    assert rc == 2 and "is a file, not a directory" in err and "Traceback" not in err
+    # the format comes from the content, not the name
+    (tmp_path / "gz.csv").write_bytes(gzip.compress(p.read_bytes()))
+    good.to_parquet(tmp_path / "pq.csv")
+    for name in ("gz.csv", "pq.csv"):
+        rc, out, err = _run(capsys, ["select", str(tmp_path / name), "-t", "label",
+                                     "--method", "cc", "-k", "2.0", "-q"])
+        assert rc == 0 and out.startswith("cc: kept 2 of 4 columns"), (name, err)
+    # --drop columns come back in the written table, first, for joins
+    good.assign(id=np.arange(60) + 1000).to_csv(tmp_path / "id.csv", index=False)
+    rc, _, _ = _run(capsys, ["select", str(tmp_path / "id.csv"), "-t", "label", "--method",
+                             "cc", "-k", "1", "--drop", "id", "-o", str(tmp_path / "o.csv"), "-q"])
+    written = pd.read_csv(tmp_path / "o.csv")
+    assert rc == 0 and list(written.columns) == ["id", "a", "label"]
+    assert written["id"].tolist() == list(range(1000, 1060))
+    # only the target: a plain message; the target is named by its column
+    good[["label"]].to_csv(tmp_path / "only.csv", index=False)
+    rc, _, err = _run(capsys, ["select", str(tmp_path / "only.csv"), "-t", "label",
+                               "--method", "cc"])
+    assert rc == 2 and "no feature columns besides the target 'label'" in err
+    good.assign(label="same").to_csv(tmp_path / "one.csv", index=False)
+    rc, _, err = _run(capsys, ["select", str(tmp_path / "one.csv"), "-t", "label",
+                               "--method", "cc"])
+    assert rc == 2 and "'label'" in err and "'y'" not in err
+
+
+def test_a_warning_is_shown_once_per_command(tmp_path, capsys):
+    p = tmp_path / "const.csv"
+    _good(tmp_path).assign(k=1.0).to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc,mi"])
+    assert rc == 0 and err.count("'k'") == 1
+    rc, _, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc"])
+    assert err.count("'k'") == 1  # and again in the next command
+
+
+def test_unknown_method_is_a_value_error_and_a_string_is_one_method():
+    import featsieve
+    from featsieve.evaluation import compare
+
+    with pytest.raises(ValueError, match="Unknown method 'fastenr'"):
+        featsieve.make_selector("fastenr", task="classification")
+    with pytest.raises(KeyError):
+        featsieve.make_selector("fastenr", task="classification")
+    X, y = featsieve.datasets.load_sonar(return_X_y=True)
+    res = compare(X, y, methods="cc", estimator="tree", random_state=0)
+    assert [r["method"] for r in res.rows] == ["all", "cc"]

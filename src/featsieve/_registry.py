@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["MethodSpec", "register", "methods", "make_selector", "get_method"]
+__all__ = ["MethodSpec", "register", "methods", "make_selector", "get_method",
+           "UnknownMethodError"]
 
 # Modules that register methods when imported, in display order.
 _FAMILY_MODULES = (
@@ -149,19 +150,27 @@ def methods(task: str | None = None) -> list[str]:
     return [n for n, s in _REGISTRY.items() if task is None or task in s.tasks]
 
 
+class UnknownMethodError(KeyError, ValueError):
+    """A method name that is not registered (a ``KeyError`` and a ``ValueError``)."""
+
+    def __str__(self):  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
 def get_method(name: str) -> MethodSpec:
     """The :class:`MethodSpec` registered under ``name``.
 
     Raises
     ------
-    KeyError
-        Unknown name; the message lists the known ones.
+    UnknownMethodError
+        Unknown name (a ``KeyError`` and a ``ValueError``); the message lists
+        the known ones.
     """
     _load()
     try:
         return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(
+    except (KeyError, TypeError):
+        raise UnknownMethodError(
             f"Unknown method {name!r}; known methods: {', '.join(_REGISTRY)}."
         ) from None
 

@@ -142,8 +142,9 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
             kinds = sorted({str(X[c].dtype) for c in bad})
             raise ValueError(
                 f"Feature columns must be numeric; non-numeric columns found: {_names_str(bad)} "
-                f"(dtype {', '.join(kinds)}). Encode them (e.g. sklearn OneHotEncoder or "
-                "OrdinalEncoder) or drop them before selection."
+                f"(dtype {', '.join(kinds)}{_first_text_value(X[bad[0]], bad[0])}). Encode "
+                "them (e.g. sklearn OneHotEncoder or OrdinalEncoder) or drop them before "
+                f"selection.{_text_hint(X[bad[0]])}"
             )
         values = X.to_numpy(dtype=_frame_dtype(X, dtype), na_value=np.nan, copy=True)
         names = list(X.columns)
@@ -300,6 +301,41 @@ def duplicate_columns(X: np.ndarray) -> np.ndarray:
     return first
 
 
+def _non_number(v) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        float(v)
+    except ValueError:
+        return True
+    return False
+
+
+def _first_text_value(col: pd.Series, name) -> str:
+    """``"; e.g. 'x' holds '?'"``: the first value that is not a number, if any."""
+    for v in col.head(100_000):
+        if _non_number(v):
+            return f"; e.g. {name!r} holds {v!r}"
+    return ""
+
+
+def _text_hint(col: pd.Series) -> str:
+    """A hint for two common causes: decimal commas and '?' for missing values."""
+    vals = [v for v in col.head(1000) if _non_number(v)]
+    if vals and all(v.strip() in ("?", "", "NA", "na", "-") for v in vals):
+        return " Missing values written as text (such as '?'): read them as NaN and impute."
+    if vals and all(v.replace(",", ".", 1).lstrip("-").replace(".", "", 1).isdigit()
+                    for v in vals):
+        return " The values look like numbers with decimal commas: write them with points."
+    return ""
+
+
+def _target_name(y, given: str) -> str:
+    """The name for messages: a Series' own name unless the caller gave one."""
+    name = getattr(y, "name", None)
+    return str(name) if given == "y" and isinstance(name, str) and name else given
+
+
 def detect_task(y, task: str = "auto") -> str:
     """Return ``"classification"`` or ``"regression"`` for a target.
 
@@ -318,9 +354,9 @@ def detect_task(y, task: str = "auto") -> str:
     """
     y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_arr.ndim == 1 and pd.isna(y_arr).any():
-        raise ValueError(
-            f"The target has {int(pd.isna(y_arr).sum())} missing values; drop those rows first."
-        )
+        n = int(pd.isna(y_arr).sum())
+        raise ValueError(f"The target {_target_name(y, 'y')!r} has {n} missing "
+                         f"value{'s' if n != 1 else ''}; drop those rows first.")
     if task == "classification":
         if y_arr.dtype.kind == "f" and y_arr.ndim == 1 and len(y_arr) > 2:
             n_unique = len(np.unique(y_arr[np.isfinite(y_arr)]))
@@ -371,6 +407,7 @@ def encode_target(y, task: str, *, target_name: str = "y"):
         Missing values in the target, a single class, or a non-numeric
         regression target.
     """
+    target_name = _target_name(y, target_name)
     y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_arr.ndim == 2 and y_arr.shape[1] == 1:
         y_arr = y_arr.ravel()
@@ -539,6 +576,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
         :func:`detect_task` and :func:`encode_target` raise.
     """
     X, y = to_pandas(X), to_pandas(y)  # polars and other dataframes (narwhals)
+    target_name = _target_name(y, target_name)
     Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse, dtype=dtype)
     names = _column_names(X, Xv.shape[1])
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)

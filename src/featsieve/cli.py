@@ -17,6 +17,7 @@ import click
 from .models import MODEL_NAMES
 
 EXIT_BAD_INPUT = 2
+MAX_SEEDS = 1000  # --seeds: each seed is a whole comparison
 
 
 class BadInput(click.ClickException):
@@ -33,13 +34,17 @@ def _fail(exc: BaseException):
 
 
 def _parse_k(text):
-    """``-k``: digits are a count ("3"), anything with a point a fraction ("0.5", "1.0")."""
+    """``-k``: a whole number is a count ("3", "2.0", "1e3"), else a fraction ("0.5", "1.0")."""
     if text is None:
         return None
     try:
-        return int(text) if text.strip().lstrip("+-").isdigit() else float(text)
+        if text.strip().lstrip("+-").isdigit():
+            return int(text)
+        value = float(text)
     except ValueError:
         raise BadInput(f"--n-features must be a number; got {text!r}.") from None
+    # "2.0" and "1e3" are counts; fractions are in (0, 1]
+    return int(value) if value > 1 and value.is_integer() else value
 
 
 def _write_text(path, text):
@@ -65,8 +70,15 @@ def _method_list(text):
     return names
 
 
+_shown_warnings: set = set()  # emptied by main(): each warning once per command
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    click.echo(f"featsieve: warning: {' '.join(str(message).split())}", err=True)
+    text = " ".join(str(message).split())
+    if text in _shown_warnings:  # e.g. the same constant column, met by every method
+        return
+    _shown_warnings.add(text)
+    click.echo(f"featsieve: warning: {text}", err=True)
 
 
 def _progress_on(quiet: bool) -> bool:
@@ -216,9 +228,12 @@ def _parse_seeds(text, first: int):
     if not values:
         raise ValueError("--seeds is empty; give a count such as 5 or a list such as 0,1,2.")
     if "," not in str(text):
-        if values[0] < 1:
-            raise ValueError(f"--seeds {values[0]}: the number of seeds must be at least 1.")
+        if not 1 <= values[0] <= MAX_SEEDS:
+            raise ValueError(f"--seeds {values[0]}: the number of seeds must be between 1 and "
+                             f"{MAX_SEEDS}.")
         return [first + i for i in range(values[0])]
+    if len(values) > MAX_SEEDS:
+        raise ValueError(f"--seeds lists {len(values)} seeds; at most {MAX_SEEDS}.")
     return values
 
 
@@ -332,9 +347,11 @@ def _parallel_backend(backend, scheduler):
 @click.option("--n-features", "-k", type=str, default=None,
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Write the reduced table (selected columns + target) here.")
+              help="Write the reduced table (--drop columns, selected columns, target) here.")
 def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_features, output):
     """Select columns of DATA with one method and write the reduced table."""
+    import pandas as pd
+
     from . import io
     from ._registry import make_selector
     from ._validation import detect_task
@@ -345,7 +362,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
         if quiet:
             warnings.simplefilter("ignore")
         try:
-            X, y, _ = io.load_data(data, target, drop)
+            if output:
+                io.check_table_path(output, protect=[data])
+            X, y, _, dropped = io.load_data(data, target, drop, return_dropped=True)
             if len(X) < MIN_SAMPLES:
                 warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
                               f"mostly chance (compare needs {MIN_SAMPLES}).",
@@ -366,9 +385,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
                     sel.set_params(task=resolved)
                 sel.fit(X, y)
                 kept = [X.columns[i] for i in sel.get_support(indices=True)]
-            if output:
+            if output:  # the --drop columns (identifiers) come back, first, for joins
                 tname = target if target is not None else y.name
-                reduced = X[kept].copy()
+                reduced = pd.concat([dropped, X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
                 io.write_table_atomic(reduced, output, protect=[data])
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
@@ -528,6 +547,7 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
 def main(argv=None) -> int:
     """Entry point of the ``featsieve`` console script; returns the exit code."""
     warnings.showwarning = _show_warning  # one line per warning, no source paths
+    _shown_warnings.clear()
     try:
         cli.main(args=argv, prog_name="featsieve", standalone_mode=False)
     except click.ClickException as exc:

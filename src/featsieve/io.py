@@ -16,11 +16,14 @@ import pandas as pd
 from .datasets import BUNDLED, load_dataset
 
 __all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
-           "data_fingerprint"]
+           "check_table_path", "data_fingerprint"]
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
     """Read a CSV (optionally gzip) or Parquet file into a DataFrame.
+
+    The format is recognized from the file's first bytes (Parquet's ``PAR1``,
+    gzip's magic number), not its name; the CSV delimiter is sniffed.
 
     Raises
     ------
@@ -35,19 +38,21 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
         raise FileNotFoundError(f"No such file: {p}")
     if p.is_dir():
         raise ValueError(f"{p} is a directory; give a CSV or Parquet file.")
-    suffixes = "".join(p.suffixes).lower()
     try:
-        if suffixes.endswith((".parquet", ".pq")):
+        with open(p, "rb") as fh:
+            magic = fh.read(4)
+        if magic == b"PAR1":  # the format by its content, whatever the file is called
             df = pd.read_parquet(p)
         else:
-            sep, header = _sniff_csv(p)
+            gz = magic[:2] == b"\x1f\x8b"
+            sep, header = _sniff_csv(p, gz)
             dupes = sorted({c for c in header if header.count(c) > 1})
             if dupes:
                 raise ValueError(
                     f"{p} has duplicate column names: {', '.join(map(repr, dupes))}; "
                     "rename them so every column is unique."
                 )
-            df = pd.read_csv(p, sep=sep)
+            df = pd.read_csv(p, sep=sep, compression="gzip" if gz else None)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{p} is empty: no header and no rows.") from None
     except UnicodeDecodeError as exc:
@@ -62,12 +67,11 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     return df
 
 
-def _sniff_csv(p: Path):
+def _sniff_csv(p: Path, gz: bool):
     """The delimiter (one of , ; tab |) and the header fields of a CSV file."""
     import csv
-    import gzip
 
-    opener = gzip.open if p.suffix.lower() == ".gz" else open
+    opener = gzip.open if gz else open
     with opener(p, "rt", encoding="utf-8", newline="") as fh:
         sample = fh.read(65536)
     if not sample.strip():
@@ -81,7 +85,7 @@ def _sniff_csv(p: Path):
     return sep, [h.strip() for h in header]
 
 
-def load_data(source: str | None, target: str | None, drop=()):
+def load_data(source: str | None, target: str | None, drop=(), *, return_dropped=False):
     """Resolve the CLI's DATA argument into ``(X, y, name)``.
 
     Parameters
@@ -93,6 +97,17 @@ def load_data(source: str | None, target: str | None, drop=()):
     drop : sequence of str, default=()
         Columns left out of ``X`` (an identifier, a saved index, a leaky
         column).
+    return_dropped : bool, default=False
+        Also return the dropped columns as a DataFrame (for ``select -o``,
+        which writes them back beside the kept ones).
+
+    Returns
+    -------
+    X : DataFrame
+    y : Series
+    name : str
+    dropped : DataFrame
+        Only when ``return_dropped``.
 
     Warns
     -----
@@ -111,7 +126,8 @@ def load_data(source: str | None, target: str | None, drop=()):
         source = "sonar"
     if source in BUNDLED and not Path(source).exists():
         X, y = load_dataset(source, target=target)
-        return _drop_columns(X, drop, target if target is not None else y.name, source), y, source
+        X, dropped = _drop_columns(X, drop, target if target is not None else y.name, source)
+        return (X, y, source, dropped) if return_dropped else (X, y, source)
     df = read_table(source)
     if target is None:
         raise ValueError(f"--target is required for {source}: name the target column.")
@@ -123,12 +139,15 @@ def load_data(source: str | None, target: str | None, drop=()):
         raise ValueError(f"Target column {target!r} appears more than once in {source}.")
     if len(df) == 0:
         raise ValueError(f"{source} has a header but no rows.")
-    X = _drop_columns(df.drop(columns=[target]), drop, target, source)
-    return X, df[target], Path(source).name
+    if df.shape[1] == 1:
+        raise ValueError(f"{source} has no feature columns besides the target {target!r}.")
+    X, dropped = _drop_columns(df.drop(columns=[target]), drop, target, source)
+    name = Path(source).name
+    return (X, df[target], name, dropped) if return_dropped else (X, df[target], name)
 
 
-def _drop_columns(X: pd.DataFrame, drop, target, source) -> pd.DataFrame:
-    """``X`` without the ``drop`` columns; warn about a pandas index saved as a column."""
+def _drop_columns(X: pd.DataFrame, drop, target, source):
+    """``(X without the drop columns, those columns)``; warn about a saved pandas index."""
     drop = list(dict.fromkeys(drop or ()))
     for c in drop:
         if c == target:
@@ -138,6 +157,7 @@ def _drop_columns(X: pd.DataFrame, drop, target, source) -> pd.DataFrame:
             more = "" if X.shape[1] <= 12 else f", ... ({X.shape[1]} columns)"
             raise ValueError(f"--drop: column {c!r} not found in {source}; columns: "
                              f"{cols}{more}.")
+    dropped = X[drop]
     if drop:
         if len(drop) == X.shape[1]:
             raise ValueError(f"--drop leaves no feature columns in {source}.")
@@ -148,7 +168,7 @@ def _drop_columns(X: pd.DataFrame, drop, target, source) -> pd.DataFrame:
         warnings.warn(f"column {first!r} of {source} looks like a row index saved by pandas "
                       f"and is used as a feature; leave it out with --drop {first!r}.",
                       UserWarning, stacklevel=3)
-    return X
+    return X, dropped
 
 
 _CSV_SUFFIXES = {"": ",", ".csv": ",", ".txt": ",", ".tsv": "\t"}
@@ -168,7 +188,9 @@ def check_output_paths(outputs, *, protect=()):
     ------
     ValueError
         An output is one of ``protect`` (also through another relative path or
-        a symlink), two outputs are the same file, or an output is a directory.
+        a symlink), two outputs are the same file, an output is a directory,
+        or a file stands where a parent directory should be. Missing parent
+        directories are not an error: the writers create them.
     """
     seen = {}
     for opt, path in outputs.items():
@@ -185,6 +207,30 @@ def check_output_paths(outputs, *, protect=()):
         seen[out] = opt
         if out.is_dir():
             raise ValueError(f"{opt} {path} is a directory; give a file name.")
+        parent = next(p for p in out.parents if p.exists())
+        if not parent.is_dir():
+            raise ValueError(f"{opt} {path}: {parent} is a file, not a directory.")
+
+
+def check_table_path(path, *, protect=()):
+    """Check an output table path before any work: ``(parquet, gzip, suffix)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_output_paths`, or an extension :func:`write_table_atomic`
+        cannot write.
+    """
+    out = Path(path)
+    check_output_paths({"-o": out}, protect=protect)
+    name = out.name.lower()
+    gz = name.endswith(".gz")
+    stem_suffix = Path(name[:-3] if gz else name).suffix
+    parquet = stem_suffix in (".parquet", ".pq") and not gz
+    if not parquet and stem_suffix not in _CSV_SUFFIXES:
+        raise ValueError(f"Cannot write {out.name}: use a .csv, .tsv, .csv.gz or .parquet "
+                         "file name.")
+    return parquet, gz, stem_suffix
 
 
 def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=()) -> Path:
@@ -209,14 +255,7 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
         one of the above.
     """
     out = Path(path)
-    check_output_paths({"-o": out}, protect=protect)
-    name = out.name.lower()
-    gz = name.endswith(".gz")
-    stem_suffix = Path(name[:-3] if gz else name).suffix
-    parquet = stem_suffix in (".parquet", ".pq") and not gz
-    if not parquet and stem_suffix not in _CSV_SUFFIXES:
-        raise ValueError(f"Cannot write {out.name}: use a .csv, .tsv, .csv.gz or .parquet "
-                         "file name.")
+    parquet, gz, stem_suffix = check_table_path(out, protect=protect)
     out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists():
         mode = out.stat().st_mode & 0o777

@@ -105,10 +105,18 @@ def bar(total: int | None = None, *, desc: str = "", unit: str = "it",
     """
     if not is_enabled(enabled):
         return _NullBar()
+    import os
+
     from tqdm import tqdm  # terminal bar, not the notebook widget
 
+    # a terminal that reports a 0 x 0 size (a pty opened without one) makes tqdm draw nothing
+    try:
+        cols, rows = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        cols = rows = 0
+    sized = cols > 0 and rows > 0
     return tqdm(total=total, desc=desc, unit=unit, leave=leave, file=sys.stderr,
-                dynamic_ncols=True)
+                dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24)
 
 
 def track(iterable: Iterable, *, desc: str = "", total: int | None = None, unit: str = "it",

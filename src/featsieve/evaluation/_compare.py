@@ -264,7 +264,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     if methods is None:
         methods = [m for m in registered_methods(task) if get_method(m).in_default]
     else:
-        methods = list(methods)
+        methods = [methods] if isinstance(methods, str) else list(methods)
         for m in methods:
             spec = get_method(m)
             if task not in spec.tasks:
