@@ -103,3 +103,19 @@ def test_cli_compare_json(tmp_path, capsys):
     r = json.loads(out.read_text())
     assert r["dataset"] == "sonar" and r["n_samples"] == 208 and r["n_features"] == 60
     assert "all features" not in capsys.readouterr().err
+
+
+def test_seeds_with_audit_show_the_audit_means(sonar, capsys):
+    X, y = sonar
+    from featsieve.evaluation import compare_seeds
+
+    res = compare_seeds(X, y, seeds=[0, 1], methods=["cc"],
+                        estimator="tree", audit=True)
+    summ = res.summary().set_index("method")
+    for c in ("noise_inflation", "nested_cv"):
+        per_seed = [pd.to_numeric(r.to_frame().set_index("method").loc["cc", c])
+                    for r in res.runs]
+        assert summ.loc["cc", f"{c}_mean"] == pytest.approx(np.mean(per_seed))
+    rc = main(["compare", "sonar", "-m", "cc", "--seeds", "2", "--audit", "--model", "tree"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "noise infl mean" in out and "nested cv mean" in out

@@ -244,6 +244,10 @@ def _print_summary(result):
              _fmt(float(r.test_score_mean)), _fmt(float(r.test_score_std), 3),
              _fmt(None if r.gap_mean != r.gap_mean else float(r.gap_mean), 3),
              f"{r.seconds_mean:.2f}"] for r in df.itertuples()]
+    if "nested_cv_mean" in df.columns:  # compare --audit
+        headers += ["noise infl mean", "nested cv mean"]
+        for row, r in zip(rows, df.itertuples(), strict=True):
+            row += [_fmt(float(r.noise_inflation_mean), 3), _fmt(float(r.nested_cv_mean))]
     _echo_table(headers, rows)
 
 

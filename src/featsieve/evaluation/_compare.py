@@ -333,7 +333,8 @@ class SeedsComparison:
 
         Columns: ``method``, ``n_runs``, ``n_selected_mean``, ``n_selected_std``,
         ``selection_score_mean``, ``test_score_mean``, ``test_score_std``,
-        ``gap_mean``, ``gap_std``, ``seconds_mean``, ``model_fits_mean`` (the
+        ``gap_mean``, ``gap_std``, ``seconds_mean``, ``model_fits_mean``, and
+        with ``audit=True`` ``noise_inflation_mean`` and ``nested_cv_mean`` (the
         standard deviation is the sample one, ddof=1; NaN for a single seed).
         """
         df = pd.DataFrame([{**{k: v for k, v in r.items() if k != "selected"},
@@ -356,6 +357,11 @@ class SeedsComparison:
             "seconds_mean": g["seconds"].mean().reindex(order).to_numpy(),
             "model_fits_mean": g["model_fits"].mean().reindex(order).to_numpy(),
         })
+        for c in ("noise_inflation", "nested_cv"):  # compare(audit=True)
+            if c in df.columns:
+                vals = pd.to_numeric(df[c], errors="coerce")
+                out[f"{c}_mean"] = vals.groupby(df["method"], sort=False).mean(
+                    ).reindex(order).to_numpy()
         return out
 
     def to_dict(self) -> dict:
