@@ -670,3 +670,15 @@ def test_initial_accepts_column_names_of_a_dataframe(two_hundred_by_ten):
                        r"input column indices \(0 to 9\); column names only when X is a "
                        r"DataFrame\.$"):
         FASTENER(n_generations=0, initial=[["f3"]], random_state=0).fit(X, y)
+
+
+def test_reproduce_split_keeps_rare_classes_where_selectors_fit():
+    from featsieve.reproduce.fastener import _split_keeping_rare
+
+    y = np.r_[np.repeat([0, 1, 2], 30), [3, 3]]  # lymphoma-like: a class of 2 rows
+    tr, te = _split_keeping_rare(y, 0, min_rows=5, outer=True)
+    assert sorted(np.r_[tr, te].tolist()) == list(range(92))
+    assert (y[tr] == 3).sum() == 2 and (y[te] == 3).sum() == 0
+    assert [(y[te] == c).sum() for c in range(3)] == [6, 6, 6]
+    fit, val = _split_keeping_rare(y[tr], 0, min_rows=4, outer=False)
+    assert (y[tr][fit] == 3).sum() == 2 and len(fit) + len(val) == len(tr)

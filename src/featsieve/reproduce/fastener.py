@@ -64,6 +64,30 @@ K = 20
 DT_FORWARD_ROUNDS = 15
 
 
+def _split_keeping_rare(y, seed, *, min_rows, outer):
+    """Stratified 80:20 split of ``y``'s rows; the rows of classes with fewer
+    than ``min_rows`` rows all stay in the first part.
+
+    lymphoma has two classes of 2 rows: split like the others they could leave
+    a single row where a selector fits (its input checks need 2 per class).
+    ``outer``: scikit-learn's ``train_test_split(random_state=seed)`` (the
+    first part in its shuffled order), else :func:`holdout_split` (sorted).
+    """
+    from sklearn.model_selection import train_test_split
+
+    from ..protocol import holdout_split
+
+    counts = np.bincount(y)
+    rare = np.flatnonzero(np.isin(y, np.flatnonzero(counts < min_rows)))
+    idx = np.setdiff1d(np.arange(len(y)), rare)
+    if outer:
+        first, second = train_test_split(idx, test_size=0.2, stratify=y[idx],
+                                         random_state=seed)
+        return np.concatenate([first, rare]), second
+    first, second = holdout_split(len(idx), y[idx], 0.2, stratify=True, random_state=seed)
+    return np.sort(np.concatenate([idx[first], rare])), idx[second]
+
+
 def _tree(seed):
     from sklearn.tree import DecisionTreeClassifier
 
@@ -162,13 +186,11 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     from ..datasets import load_scikit_feature
     from ..genetic import FASTENER, POSS
     from ..progress import track
-    from ..protocol import holdout_split
 
     names = list(datasets) if datasets is not None else list(
         FULL_DATASETS if full else QUICK_DATASETS)
     n_splits = n_splits or (10 if full else 2)
     n_gen = n_generations or (200 if full else 30)
-    from sklearn.model_selection import train_test_split
 
     rows, conv, notes, figures, missing, speedups = [], [], [], [], [], []
     keep_for_plot = {}
@@ -183,11 +205,11 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
         n_classes = int(y.max()) + 1
         for s in range(n_splits):
             seed = 2020 + random_state + s
-            Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.2, stratify=y,
-                                                  random_state=seed)
+            tr, te = _split_keeping_rare(y, seed, min_rows=5, outer=True)
+            Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
             rec = {"dataset": name, "split": s}
             # one selection-val part of the training rows, shared by the three methods
-            fit, val = holdout_split(len(ytr), ytr, 0.2, stratify=True, random_state=seed)
+            fit, val = _split_keeping_rare(ytr, seed, min_rows=4, outer=False)
             Xf, yf, sel_val = Xtr[fit], ytr[fit], {"X_val": Xtr[val], "y_val": ytr[val]}
             t0 = time.perf_counter()
             fa = FASTENER(_tree(seed), n_generations=n_gen, random_state=seed,
