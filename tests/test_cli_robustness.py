@@ -262,3 +262,13 @@ def test_unknown_method_is_a_value_error_and_a_string_is_one_method():
     X, y = featsieve.datasets.load_sonar(return_X_y=True)
     res = compare(X, y, methods="cc", estimator="tree", random_state=0)
     assert [r["method"] for r in res.rows] == ["all", "cc"]
+
+
+def test_k_picks_the_front_item_of_a_pareto_search(capsys):
+    rc, out, err = _run(capsys, ["select", "sonar", "--method", "fastener", "-k", "3",
+                                 "--model", "tree"])
+    n = int(out.split("kept ")[1].split()[0])
+    assert rc == 0 and 1 <= n <= 3 and "ignored" not in err
+    rc, out, err = _run(capsys, ["select", "sonar", "--method", "gbmo", "-k", "3",
+                                 "--model", "tree"])
+    assert rc == 0 and "does not take --n-features" in err

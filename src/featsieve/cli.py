@@ -378,8 +378,12 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
             est = make_model(model, resolved, random_state=seed)
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
-            if k is not None and (sel is None or
-                                  "n_features_to_select" not in sel.get_params()):
+            params = sel.get_params() if sel is not None else {}
+            if k is not None and "select" in params:
+                # a Pareto-front search (fastener, poss): its best item of at most k columns
+                sel.set_params(select=k if isinstance(k, int) else
+                               max(1, int(round(k * X.shape[1]))))
+            elif k is not None and "n_features_to_select" not in params:
                 warnings.warn(f"{method} does not take --n-features (it decides how many "
                               "columns to keep itself); ignored.", UserWarning, stacklevel=1)
             if sel is None:
