@@ -440,7 +440,7 @@ def test_sklearn_compatible(estimator, check):
 # ------------------------------------------------------- baselines and data
 def test_kbest_and_relieff_scores_rank_the_signal_first():
     pytest.importorskip("skrebate")
-    from featsieve.genetic import anova_f_scores, relieff_scores
+    from featsieve.scores import anova_f_scores, relieff_scores
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(200, 6))
@@ -455,7 +455,7 @@ def test_kbest_and_relieff_scores_rank_the_signal_first():
 
 def test_eo_generator_shape_balance_and_support():
     from featsieve.datasets._eo import make_eo_synthetic
-    from featsieve.genetic import anova_f_scores
+    from featsieve.scores import anova_f_scores
 
     X, y, support = make_eo_synthetic(n_samples=2400, random_state=0)
     assert X.shape == (2400, 182) and X.dtype == np.float32

@@ -9,18 +9,17 @@ from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from featsieve import ForwardSelector, UnivariateFilter
+from featsieve import ForwardSelector, RandomSelector, UnivariateFilter
 from featsieve.cli import main
 from featsieve.datasets import load_subscribers
 from featsieve.evaluation import (
-    RandomSelector,
-    class_mean_separation,
     compare,
     nested_cv_score,
     noise_pool_test,
     selection_inflation,
 )
 from featsieve.evaluation._inflation import _column_order
+from featsieve.scores import class_mean_separation
 
 
 def tree(depth=6):

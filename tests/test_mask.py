@@ -135,38 +135,38 @@ def test_one_path_serves_every_mu_and_eta():
     big = GBMO(est, slack=max(MU_GRID), random_state=0).fit(X, y)
     for mu in MU_GRID:
         own = GBMO(est, slack=mu, random_state=0).fit(X, y)
-        np.testing.assert_array_equal(big.path_support(slack=mu), own.support_)
+        np.testing.assert_array_equal(big.support_at(slack=mu), own.support_)
     full = FLBMO(est, n_features_to_select=1, random_state=0).fit(X, y)
     for eta in (2, 3, 4, 8):
         own = FLBMO(est, n_features_to_select=eta, random_state=0).fit(X, y)
-        np.testing.assert_array_equal(full.path_support(n_features=eta), own.support_)
+        np.testing.assert_array_equal(full.support_at(n_features=eta), own.support_)
         assert own.n_features_selected_ == eta
     # FLBMO's path is GBMO's path: same order, same losses
     k = len(big.path_["index"])
     np.testing.assert_array_equal(full.path_["index"][:k], big.path_["index"])
     with pytest.raises(ValueError, match="refit with slack"):
-        GBMO(est, slack=0.0, random_state=0).fit(X, y).path_support(slack=10.0)
+        GBMO(est, slack=0.0, random_state=0).fit(X, y).support_at(slack=10.0)
 
 
 def test_registry_candidates_tune_mu_and_eta_from_one_fit():
-    from featsieve._registry import get_method
+    from featsieve._registry import get_method, tuning_candidates
 
     X, y, _ = make_gbmo_synthetic(200, 12, 3, distribution="normal", random_state=0)
     spec = get_method("gbmo")
-    assert spec.uses_selection_val and spec.needs_estimator and spec.in_default
+    assert spec.uses_selection_val and spec.takes_model and spec.in_default
     sel = featsieve.make_selector("gbmo", task="regression", estimator=LinearRegression(),
                                   random_state=0).set_params(**spec.path_params)
     sel.fit(X, y)
-    cands = spec.candidates(sel, 12)
+    cands = tuning_candidates(spec, sel, 12)
     labels = ",".join(cands).replace("mu=", "")
     assert sorted(float(v) for v in labels.split(",")) == sorted(MU_GRID)
     for label, mask in cands.items():
         mu = float(label.split("=")[1].split(",")[0])
-        np.testing.assert_array_equal(mask, sel.path_support(slack=mu))
+        np.testing.assert_array_equal(mask, sel.support_at(slack=mu))
     fspec = get_method("flbmo")
     fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
                                    random_state=0).set_params(**fspec.path_params).fit(X, y)
-    sizes = sorted(int(m.sum()) for m in fspec.candidates(fsel, 12).values())
+    sizes = sorted(int(m.sum()) for m in tuning_candidates(fspec, fsel, 12).values())
     assert sizes == [2, 3, 6]  # {12/6, 12/5, 12/4, 12/2} rounded: 2, 2, 3, 6
 
 
@@ -320,9 +320,9 @@ def test_synthetic_lightgbm_one_path_recovers_the_10_informative():
     sel = GBMO(model, slack=np.inf, random_state=0).fit(X, y)  # the whole path, one fit
     assert sel.n_model_fits_ == 1 and len(sel.path_["index"]) == 99
     # FLBMO with eta = 10 keeps exactly the informative columns
-    np.testing.assert_array_equal(sel.path_support(n_features=10), support)
+    np.testing.assert_array_equal(sel.support_at(n_features=10), support)
     # GBMO with mu = 0.05 stops with all 10 and at most 1 redundant
-    gbmo = sel.path_support(slack=0.05)
+    gbmo = sel.support_at(slack=0.05)
     assert gbmo[:10].all() and gbmo[10:].sum() <= 1
 
 
@@ -395,7 +395,7 @@ def _tree_problem(kind, seed=0, n=240, d=12):
 
 @pytest.mark.parametrize("i", range(9))
 def test_tree_kernel_reproduces_the_models_masked_predictions(i):
-    from featsieve._tree_kernel import tree_table
+    from featsieve.mask._tree_kernel import tree_table
 
     kind, est = _tree_models()[i]
     X, y = _tree_problem(kind)
@@ -454,7 +454,7 @@ def test_tree_kernel_lets_the_model_settle_ties():
 def test_tree_kernel_falls_back_when_it_cannot_reproduce_the_model(monkeypatch):
     from sklearn.ensemble import GradientBoostingRegressor
 
-    import featsieve._tree_kernel as tk
+    import featsieve.mask._tree_kernel as tk
 
     X, y = _tree_problem("regression", seed=2, n=150, d=8)
     sel = FLBMO(GradientBoostingRegressor(n_estimators=10, random_state=0),

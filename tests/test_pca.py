@@ -150,9 +150,9 @@ def test_extended_picks_by_importance_and_serves_every_T(small):
     np.testing.assert_allclose(sel.importances_[top], coef)
     for T in (0.0, 0.02, 0.3):
         other = PCLFS(_logit(), cv=3, extended=True, max_score_drop=T, random_state=0).fit(X, y)
-        np.testing.assert_array_equal(sel.extended_support(T), other.support_)
+        np.testing.assert_array_equal(sel.support_at(max_score_drop=T), other.support_)
     with pytest.raises(ValueError, match="extended=True"):
-        PCLFS(_logit(), cv=3).fit(X, y).extended_support(0.05)
+        PCLFS(_logit(), cv=3).fit(X, y).support_at(max_score_drop=0.05)
 
 
 def test_acceptance_ext_fewer_features_within_T():

@@ -229,27 +229,25 @@ def test_scores_plot_data_hand_case():
     assert scores_plot_data(Fake())["name"] == ["c", "e", "a", "d"]  # zero score left out
 
 
-def test_family_dispatch_skips_missing_and_reports_broken(result, monkeypatch):
+def test_figures_come_from_the_method_table_missing_skipped_broken_reported(result,
+                                                                            monkeypatch):
     import copy
     import types
 
-    class Missing:  # a family whose report module does not exist
-        pass
+    from featsieve._registry import _REGISTRY, MethodSpec
 
-    class Broken:
-        pass
-
-    Missing.__module__ = "featsieve.nosuchfamily"
-    Broken.__module__ = "featsieve.brokenfamily"
-    mod = types.ModuleType("featsieve.report._brokenfamily")
+    mod = types.ModuleType("featsieve_test_broken_figures")
 
     def figures(method, selector):
         raise RuntimeError("boom")
 
     mod.figures = figures
-    monkeypatch.setitem(sys.modules, "featsieve.report._brokenfamily", mod)
+    monkeypatch.setitem(sys.modules, "featsieve_test_broken_figures", mod)
+    monkeypatch.setitem(_REGISTRY, "m", MethodSpec("m", object, figures="no_such_module:figures"))
+    monkeypatch.setitem(_REGISTRY, "b", MethodSpec("b", object,
+                                                   figures="featsieve_test_broken_figures:figures"))
     r = copy.copy(result)
-    r.selectors = {**result.selectors, "m": Missing(), "b": Broken()}
+    r.selectors = {**result.selectors, "m": object(), "b": object(), "unregistered": object()}
     figs, problems = method_figures(r)
     assert [m for m, _, _ in figs] == ["cc", "forward", "embedded"]
     assert len(problems) == 1 and "b" in problems[0] and "boom" in problems[0]

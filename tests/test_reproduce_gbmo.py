@@ -60,8 +60,8 @@ def test_synthetic_seed0_gbmo_and_flbmo_find_the_ten(synthetic_seed0):
     g = rows["gbmo"]["support"]
     assert rows["gbmo"]["tuned"] == "mu=0.05"
     assert (g[support].sum(), g[~support].sum()) == (10, 0)
-    f10 = sel.path_support(n_features=10)
+    f10 = sel.support_at(n_features=10)
     assert np.array_equal(f10, support)
     # the mu grid is read off one path: larger mu never keeps more features
-    sizes = [sel.path_support(slack=mu).sum() for mu in rep.MU_GRID]
+    sizes = [sel.support_at(slack=mu).sum() for mu in rep.MU_GRID]
     assert sizes == sorted(sizes, reverse=True)

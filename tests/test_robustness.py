@@ -1,17 +1,15 @@
 """Bad input, for every selector in the registry (issue: robustness).
 
-The inputs are ``../shared/checks/bad_inputs.py`` (20 cases distilled from public
-bug reports). Every registered method runs every case; where a case does not
-apply to a method the skip says why. A method registered later is covered
+The inputs are ``tests/bad_inputs.py`` (a copy of ``../shared/checks/bad_inputs.py``, 20 cases
+distilled from public bug reports). Every registered method runs every case; where a case
+does not apply to a method the skip says why. A method registered later is covered
 without new code: its parameters are discovered from ``get_params()``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,25 +17,11 @@ import pytest
 import scipy.sparse as sp
 from joblib import Parallel, delayed
 
+import bad_inputs as BAD  # noqa: E402  (the 20 cases, tests/bad_inputs.py)
 import featsieve
 from featsieve._validation import constant_columns
 
-CHECKS = Path(__file__).resolve().parents[1] / ".." / "shared" / "checks" / "bad_inputs.py"
-if not CHECKS.exists():  # CI lays shared/ beside the clone
-    CHECKS = Path(__file__).resolve().parents[2] / "shared" / "checks" / "bad_inputs.py"
-
-
-def _load_cases():
-    if not CHECKS.exists():
-        return None
-    spec = importlib.util.spec_from_file_location("bad_inputs", CHECKS)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-BAD = _load_cases()
-CASE_IDS = sorted(BAD.CASES) if BAD is not None else []
+CASE_IDS = sorted(BAD.CASES)
 METHODS = [m for m in featsieve.methods() if m != "all"]
 
 # Small, fast settings for slow methods (applied when the parameter exists).
@@ -70,7 +54,7 @@ def build(name, task, *, k=None, estimator=None, n_jobs=None, random_state=0):
     spec = featsieve.get_method(name)
     if task not in spec.tasks:
         pytest.skip(f"{name} does not support {task}")
-    est = estimator if estimator is not None else (_tree(task) if spec.needs_estimator else None)
+    est = estimator if estimator is not None else (_tree(task) if spec.takes_model else None)
     sel = featsieve.make_selector(name, task=task, estimator=est, n_features_to_select=k,
                                   random_state=random_state, n_jobs=n_jobs)
     params = sel.get_params()
@@ -197,7 +181,7 @@ def case_B08(name):
     from sklearn.linear_model import LinearRegression
 
     spec = featsieve.get_method(name)
-    sel = build(name, "regression", estimator=LinearRegression() if spec.needs_estimator else None)
+    sel = build(name, "regression", estimator=LinearRegression() if spec.takes_model else None)
     if "max_rounds" in sel.get_params():
         sel.set_params(max_rounds=8)
     sel = _fit_quiet(sel, X, y)
@@ -224,7 +208,7 @@ def case_B11(name):
 def case_B13(name):
     X, y = _case("B13")
     spec = featsieve.get_method(name)
-    if not spec.needs_estimator:
+    if not spec.takes_model:
         pytest.skip(f"{name} does not use a model")
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
@@ -358,7 +342,6 @@ NOT_APPLICABLE: dict = {
 ORDER_DEPENDENT = {"fastener", "poss"}
 
 
-@pytest.mark.skipif(BAD is None, reason="../shared/checks/bad_inputs.py not found")
 @pytest.mark.parametrize("cid", CASE_IDS)
 @pytest.mark.parametrize("name", METHODS)
 def test_bad_input(name, cid):
@@ -368,8 +351,6 @@ def test_bad_input(name, cid):
 
 
 def test_every_case_has_a_handler():
-    if BAD is None:
-        pytest.skip("../shared/checks/bad_inputs.py not found")
     assert all(f"case_{c}" in globals() for c in BAD.CASES)
 
 
@@ -406,7 +387,7 @@ def test_column_order_and_names_do_not_matter(name):
     y = (X[:, 1] + X[:, 5] - 0.5 * X[:, 2] > 0).astype(int)
     k = 2 if takes_k(name) else None
     # a model whose fit does not depend on column order (a tree breaks equal gains by order)
-    est = LogisticRegression() if featsieve.get_method(name).needs_estimator else None
+    est = LogisticRegression() if featsieve.get_method(name).takes_model else None
     perm = rng.permutation(8)
     a = _fit_quiet(build(name, "classification", k=k, estimator=est), X, y)
     df = pd.DataFrame(X[:, perm], columns=[f"renamed_{i}" for i in range(8)])

@@ -10,20 +10,31 @@ from __future__ import annotations
 import importlib
 
 from ._base import BaseSelector
-from ._registry import MethodSpec, get_method, make_selector, methods, register
+from ._registry import MethodSpec, Tuning, get_method, make_selector, methods, register_method
 from ._validation import ConstantFeatureWarning, DuplicateFeatureWarning, FewerFeaturesWarning
 from .classic import (
     EmbeddedSelector,
     ForwardSelector,
+    RandomSelector,
     RFECVSelector,
     RFESelector,
     UnivariateFilter,
+)
+from .scores import (
     abs_correlation_scores,
+    anova_f_scores,
+    class_mean_separation,
     mutual_info_scores,
+    pca_loading_scores,
+    relieff_scores,
     stump_gain_scores,
 )
 
 __version__ = "0.1.0"
+
+# sub-modules reachable as attributes without an explicit import
+_SUBMODULES = ("models", "datasets", "method_table", "scores", "protocol", "io", "evaluation",
+               "report", "classic", "mask", "genetic", "kernel", "pca", "reproduce")
 
 # public name -> module that defines it (imported on first access)
 _LAZY = {
@@ -37,9 +48,7 @@ _LAZY = {
     "noise_pool_test": "featsieve.evaluation",
     "NoisePoolResult": "featsieve.evaluation",
     "nested_cv_score": "featsieve.evaluation",
-    "class_mean_separation": "featsieve.evaluation",
-    "RandomSelector": "featsieve.evaluation",
-    "area_under_front": "featsieve.evaluation",
+    "area_under_front": "featsieve.genetic",
     "GBMO": "featsieve.mask",
     "FLBMO": "featsieve.mask",
     "HSICLasso": "featsieve.kernel",
@@ -56,10 +65,7 @@ _LAZY = {
     "pyhsiclasso_permutations": "featsieve.kernel",
     "FASTENER": "featsieve.genetic",
     "POSS": "featsieve.genetic",
-    "anova_f_scores": "featsieve.genetic",
-    "relieff_scores": "featsieve.genetic",
     "PCLFS": "featsieve.pca",
-    "pca_loading_scores": "featsieve.pca",
     "pclfs_extended_size": "featsieve.pca",
 }
 
@@ -71,6 +77,12 @@ __all__ = [
     "FewerFeaturesWarning",
     "ForwardSelector",
     "MethodSpec",
+    "RandomSelector",
+    "Tuning",
+    "anova_f_scores",
+    "class_mean_separation",
+    "pca_loading_scores",
+    "relieff_scores",
     "RFECVSelector",
     "RFESelector",
     "UnivariateFilter",
@@ -79,7 +91,7 @@ __all__ = [
     "make_selector",
     "methods",
     "mutual_info_scores",
-    "register",
+    "register_method",
     "stump_gain_scores",
     *_LAZY,
 ]
@@ -88,8 +100,10 @@ __all__ = [
 def __getattr__(name: str):
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _SUBMODULES:
+        return importlib.import_module(f"featsieve.{name}")
     raise AttributeError(f"module 'featsieve' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(__all__)
+    return sorted([*__all__, *_SUBMODULES])

@@ -11,6 +11,7 @@ machinery that :class:`~sklearn.feature_selection.SelectorMixin` provides.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -84,7 +85,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y, **fit_params):
+    def fit(self, X, y, X_val=None, y_val=None, **fit_params):
         """Fit the selector.
 
         Parameters
@@ -92,8 +93,16 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         X : array-like or DataFrame of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Class labels (any type) or numbers.
+        X_val, y_val : array-like, default=None
+            Validation rows for the methods that read their own validation
+            score (forward, GBMO/FLBMO, FASTENER/POSS); without them such a
+            method splits ``X``. They are metadata in scikit-learn's routing:
+            ``selector.set_fit_request(X_val=True, y_val=True)`` lets
+            ``Pipeline.fit(X, y, X_val=..., y_val=...)`` pass them on (with
+            ``Pipeline(..., transform_input=["X_val"])`` the earlier steps
+            transform ``X_val`` too).
         **fit_params : dict
-            Passed to the method (e.g. ``X_val``, ``y_val``).
+            Passed to the method.
 
         Returns
         -------
@@ -103,7 +112,15 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         ------
         ValueError
             Bad input (see README, "Bad input"); the message names the column.
+        TypeError
+            ``X_val``/``y_val`` given to a method that uses no validation rows.
         """
+        if X_val is not None or y_val is not None:
+            if "X_val" not in inspect.signature(self._fit).parameters:
+                raise TypeError(
+                    f"{type(self).__name__} uses no validation rows; fit it without "
+                    "X_val/y_val (or fit it on X and X_val together).")
+            fit_params = {**fit_params, "X_val": X_val, "y_val": y_val}
         self._validate_params()
         if y is None:
             raise ValueError(
@@ -257,6 +274,48 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             full = np.full(usable.shape[0], worst, dtype=np.int64)
             full[usable] = ranking
             self.ranking_ = full
+
+    def support_at(self, *, n_features: int) -> np.ndarray:
+        """The support this fit gives for another cut, without refitting.
+
+        The one tuning protocol of featsieve: a selector whose single fit
+        yields several supports answers ``support_at(**cut)``; ``compare`` tunes
+        the cut named in the method table (``featsieve.method_table``) on model-val.
+        Here, for rankers: the ``n_features`` best usable columns by
+        ``ranking_`` (or ``scores_``), ties broken by the lower column index.
+        Path selectors (GBMO ``slack=``, HSIC Lasso, FASTENER, PCLFS-ext
+        ``max_score_drop=``) override it.
+
+        Parameters
+        ----------
+        n_features : int
+            Columns to keep (at least 1; capped at the usable columns).
+
+        Returns
+        -------
+        support : ndarray of bool, shape (n_features_in_,)
+
+        Raises
+        ------
+        AttributeError
+            The selector has neither ``ranking_`` nor ``scores_``.
+        """
+        from ._utils import rank_from_scores
+
+        check_is_fitted(self, "support_")
+        if getattr(self, "ranking_", None) is not None:
+            order, _ = rank_from_scores(-np.asarray(self.ranking_, dtype=np.float64))
+        elif getattr(self, "scores_", None) is not None:
+            order, _ = rank_from_scores(self.scores_)
+        else:
+            raise AttributeError(
+                f"{type(self).__name__} has no ranking_ or scores_: it gives one support only.")
+        never = getattr(self, "constant_features_", np.zeros(len(order), bool)) | (
+            getattr(self, "duplicate_of_", np.full(len(order), -1)) >= 0)
+        order = order[~never[order]]
+        support = np.zeros(len(never), dtype=bool)
+        support[order[:max(1, int(n_features))]] = True
+        return support
 
     def get_feature_names_out(self, input_features=None):
         """Names of the selected columns.

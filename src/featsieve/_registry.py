@@ -1,36 +1,25 @@
-"""The method registry: one table every front end, test and user shares.
+"""The registry mechanism: what a row of the method table holds and how it builds.
 
-Each method family registers its methods with :func:`register` when its module
-is imported. ``methods()`` and ``make_selector()`` import the family modules
-listed in ``_FAMILY_MODULES`` on first use, so ``import featsieve`` stays light.
+The rows themselves are in :mod:`featsieve.method_table` (one table); it is imported
+on first use, so ``import featsieve`` stays light. Nothing below the front ends
+imports it: families never know they are registered.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["MethodSpec", "register", "methods", "make_selector", "get_method",
-           "UnknownMethodError"]
-
-# Modules that register methods when imported, in display order.
-_FAMILY_MODULES = (
-    "featsieve.classic",
-    "featsieve.mask",
-    "featsieve.kernel",
-    "featsieve.genetic",
-    "featsieve.pca",
-)
+__all__ = ["MethodSpec", "Tuning", "register_method", "methods", "make_selector", "get_method",
+           "k_grid", "tuning_candidates", "UnknownMethodError", "MethodUnavailableError"]
 
 _REGISTRY: dict[str, MethodSpec] = {}
 _loaded = False
-
-
-def _default_candidates(selector, n_features: int) -> dict[str, np.ndarray]:
-    return {"": np.asarray(selector.get_support())}
 
 
 def k_grid(n_features: int) -> list[int]:
@@ -38,84 +27,185 @@ def k_grid(n_features: int) -> list[int]:
 
     Seed 000 §4.2 tunes eta over {M/6, M/5, M/4, M/2}; we use the same
     fractions of the usable feature count (rounded, at least 1, unique).
+
+    Examples
+    --------
+    >>> k_grid(60)
+    [10, 12, 15, 30]
     """
     return sorted({max(1, int(round(n_features * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2)})
 
 
-def ranking_candidates(selector, n_features: int) -> dict[str, np.ndarray]:
-    """Top-k supports from a fitted selector's ``ranking_`` or ``scores_``.
+@dataclass(frozen=True)
+class Tuning:
+    """The cut ``compare`` tunes on model-val, and its grid.
 
-    One fit serves every k of :func:`k_grid`: the candidates differ only in
-    where the ranked list is cut. Ties are broken by the lower column index.
+    Attributes
+    ----------
+    cut : str
+        Keyword of the selector's ``support_at`` (``"n_features"``, ``"slack"``,
+        ``"max_score_drop"``).
+    grid : tuple or callable
+        Values of the cut; a callable ``grid(fitted_selector, n_usable)``
+        returns them from the fit (an empty grid: the fit's own support).
+    label : str
+        How a value is shown (``k=10``, ``mu=0.05``, ``size=3``).
+    default_label : str
+        The label of the fit's own support when the grid is empty.
     """
-    if getattr(selector, "ranking_", None) is not None:
-        order = np.lexsort((np.arange(len(selector.ranking_)), selector.ranking_))
-    else:
-        scores = np.asarray(selector.scores_, dtype=float)
-        order = np.lexsort((np.arange(len(scores)), -scores))
-    usable = ~getattr(selector, "constant_features_", np.zeros(len(order), bool))
-    order = [i for i in order if usable[i]]
-    out = {}
-    for k in k_grid(len(order)):
-        mask = np.zeros(len(usable), dtype=bool)
-        mask[order[:k]] = True
-        out[f"k={k}"] = mask
-    return out
+
+    cut: str
+    grid: tuple | Callable
+    label: str
+    default_label: str = ""
+
+    def values(self, selector, n_usable: int) -> list:
+        return list(self.grid(selector, n_usable) if callable(self.grid) else self.grid)
 
 
 @dataclass(frozen=True)
 class MethodSpec:
-    """How to build, tune and describe one registered method.
+    """One row of the method table: how to build, tune and describe a method.
 
     Attributes
     ----------
     name : str
         Registry name used by ``--methods``/``--method``.
-    build : callable
-        ``build(task=, estimator=, n_features_to_select=, random_state=,
-        n_jobs=)`` returning an unfitted selector (or None for ``all``).
+    cls : type or None
+        The selector class (None for ``all``, no selection).
+    params : dict or callable, default={}
+        Constructor arguments the comparison uses; a callable receives
+        ``task``, ``n_features_to_select`` and ``random_state`` (keywords) and
+        returns them.
     tasks : tuple of str
-        Tasks the method supports.
     source : str
-        The seed (file, section) the method comes from.
+        The paper (authors, year, title, section).
     summary : str
         One line for listings.
     uses_selection_val : bool
-        Whether the method reads its own score on a selection-validation
-        split; ``compare`` then passes ``X_val``/``y_val`` to ``fit`` instead
-        of fitting on train plus selection-val.
-    candidates : callable
-        ``candidates(fitted_selector, n_features) -> {label: support}``: the
-        supports ``compare`` tunes over on the model-validation split.
-    fits : callable or None
-        ``fits(fitted_selector) -> int``: model fits the selection spent,
-        when the selector does not expose ``n_model_fits_``.
-    needs_estimator : bool
-        Whether the method uses the comparison's model.
-    in_default : bool
-        Whether ``compare`` runs the method when no methods are named (False
-        for methods too slow for the default three-minute run).
+        The method reads its own score on a selection-validation split;
+        ``compare`` passes ``X_val``/``y_val`` to ``fit`` instead of fitting
+        on train plus selection-val.
+    uses_model : bool or None
+        Whether the method gets the comparison's model as ``estimator``;
+        None: when ``cls`` takes an ``estimator`` argument.
+    tuning : Tuning or None
+        The cut ``compare`` tunes on model-val (None: the fit's own support).
     path_params : dict
-        Parameters ``compare`` sets so that one fit yields every candidate
-        (e.g. RFE run down to one feature gives the whole elimination order).
+        Parameters ``compare`` sets so that one fit yields every candidate.
+    in_default : bool
+        Whether ``compare`` runs the method when no methods are named.
+    figures : str
+        ``"module:function"`` drawing the report's figures of a fitted selector.
+    requires : tuple of str
+        Import names the method needs; when one is missing the method is
+        listed as unavailable and building it raises
+        :class:`MethodUnavailableError`.
+    extra : str
+        The pip extra that installs ``requires`` (named in the error).
     """
 
     name: str
-    build: Callable
+    cls: type | Callable | None
+    params: dict | Callable = field(default_factory=dict)
     tasks: tuple = ("classification", "regression")
     source: str = ""
     summary: str = ""
     uses_selection_val: bool = False
-    candidates: Callable = _default_candidates
-    fits: Callable | None = None
-    needs_estimator: bool = False
-    in_default: bool = True
+    uses_model: bool | None = None
+    tuning: Tuning | None = None
     path_params: dict = field(default_factory=dict)
+    in_default: bool = True
+    figures: str = "featsieve.report._classic:figures"
+    requires: tuple = ()
+    extra: str = ""
+
+    @property
+    def available(self) -> bool:
+        """Whether every library in ``requires`` can be imported."""
+        return all(importlib.util.find_spec(m) is not None for m in self.requires)
+
+    @property
+    def takes_model(self) -> bool:
+        if self.uses_model is not None:
+            return self.uses_model
+        return self.cls is not None and "estimator" in _init_params(self.cls)
+
+    def build(self, *, task, estimator=None, n_features_to_select=None, random_state=None,
+              n_jobs=None):
+        """An unfitted selector for ``task`` (None for ``all``)."""
+        if self.cls is None:
+            return None
+        if not self.available:
+            missing = [m for m in self.requires if importlib.util.find_spec(m) is None]
+            how = f"pip install 'featsieve[{self.extra}]'" if self.extra else (
+                f"pip install {' '.join(missing)}")
+            raise MethodUnavailableError(
+                f"Method {self.name!r} needs {', '.join(missing)}, which is not installed; "
+                f"install it with: {how}.")
+        accepted = _init_params(self.cls)
+        given = {"task": task, "n_features_to_select": n_features_to_select,
+                 "random_state": random_state, "n_jobs": n_jobs}
+        if self.takes_model:
+            given["estimator"] = estimator
+        kwargs = {k: v for k, v in given.items() if k in accepted}
+        params = self.params(task=task, n_features_to_select=n_features_to_select,
+                             random_state=random_state) if callable(self.params) else self.params
+        kwargs.update(params)
+        return self.cls(**kwargs)
 
 
-def register(spec: MethodSpec) -> MethodSpec:
-    """Add a method to the registry (names are unique)."""
-    if spec.name in _REGISTRY and _REGISTRY[spec.name] is not spec:
+def _init_params(cls) -> set:
+    try:
+        return set(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - builtins
+        return set()
+
+
+def tuning_candidates(spec: MethodSpec, selector, n_usable: int) -> dict[str, np.ndarray]:
+    """The supports ``compare`` tunes over, from one fitted selector.
+
+    ``{label: support}`` for every value of the spec's tuning grid
+    (``selector.support_at(**{cut: value})``); equal supports are merged into
+    one candidate whose label lists the values. Without tuning (or an empty
+    grid): the fit's own support.
+    """
+    values = spec.tuning.values(selector, n_usable) if spec.tuning is not None else []
+    if not values:
+        label = spec.tuning.default_label if spec.tuning is not None else ""
+        return {label: np.asarray(selector.get_support())}
+    merged: dict[tuple, list] = {}
+    for v in values:
+        mask = np.asarray(selector.support_at(**{spec.tuning.cut: v}), dtype=bool)
+        key = tuple(np.flatnonzero(mask))
+        text = f"{v:g}" if isinstance(v, float) else str(v)
+        if key in merged:
+            merged[key][0] += f",{text}"
+        else:
+            merged[key] = [text, mask]
+    return {f"{spec.tuning.label}={lab}": m for lab, m in merged.values()}
+
+
+def register_method(spec: MethodSpec, *, replace: bool = False) -> MethodSpec:
+    """Add a row to the method table (names are unique unless ``replace``).
+
+    Parameters
+    ----------
+    spec : MethodSpec
+    replace : bool, default=False
+        Replace a row of the same name instead of raising.
+
+    Returns
+    -------
+    spec : MethodSpec
+
+    Raises
+    ------
+    ValueError
+        The name is taken (and ``replace`` is False).
+    """
+    _load()
+    if spec.name in _REGISTRY and _REGISTRY[spec.name] is not spec and not replace:
         raise ValueError(f"A method named {spec.name!r} is already registered.")
     _REGISTRY[spec.name] = spec
     return spec
@@ -125,13 +215,11 @@ def _load() -> None:
     global _loaded
     if _loaded:
         return
-    for mod in _FAMILY_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:  # a family not written yet
-            if exc.name != mod:
-                raise
     _loaded = True
+    from .method_table import METHODS
+
+    for spec in METHODS:
+        _REGISTRY.setdefault(spec.name, spec)
 
 
 def methods(task: str | None = None) -> list[str]:
@@ -144,7 +232,8 @@ def methods(task: str | None = None) -> list[str]:
     Returns
     -------
     names : list of str
-        In registration order (``all``, the classic methods, then the families).
+        In table order (``all``, the classic methods, then the families, then
+        methods registered with :func:`register_method`).
     """
     _load()
     return [n for n, s in _REGISTRY.items() if task is None or task in s.tasks]
@@ -155,6 +244,10 @@ class UnknownMethodError(KeyError, ValueError):
 
     def __str__(self):  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class MethodUnavailableError(ImportError):
+    """A registered method whose library is not installed (the message says how)."""
 
 
 def get_method(name: str) -> MethodSpec:
@@ -198,22 +291,19 @@ def make_selector(name: str, *, task: str, estimator=None, n_features_to_select=
 
     Raises
     ------
-    KeyError
+    UnknownMethodError
         Unknown method name.
     ValueError
         The method does not support ``task``.
+    MethodUnavailableError
+        The method's library is not installed.
     """
     spec = get_method(name)
     if task not in spec.tasks:
         raise ValueError(f"Method {name!r} does not support {task}; it supports {spec.tasks}.")
-    if spec.needs_estimator and estimator is None:
+    if spec.takes_model and estimator is None:
         from .models import make_model
 
         estimator = make_model("lightgbm", task, random_state=random_state)
-    return spec.build(
-        task=task,
-        estimator=estimator,
-        n_features_to_select=n_features_to_select,
-        random_state=random_state,
-        n_jobs=n_jobs,
-    )
+    return spec.build(task=task, estimator=estimator, n_features_to_select=n_features_to_select,
+                      random_state=random_state, n_jobs=n_jobs)

@@ -354,10 +354,11 @@ def _parallel_backend(backend, scheduler):
               help="Write the reduced table (--drop columns, selected columns, target) here.")
 def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_features, output):
     """Select columns of DATA with one method and write the reduced table."""
+    import numpy as np
     import pandas as pd
 
     from . import io
-    from ._registry import make_selector
+    from ._registry import get_method, make_selector
     from ._validation import detect_task
     from .models import make_model
     from .protocol import MIN_SAMPLES
@@ -379,11 +380,10 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
             params = sel.get_params() if sel is not None else {}
-            if k is not None and "select" in params:
-                # a Pareto-front search (fastener, poss): its best item of at most k columns
-                sel.set_params(select=k if isinstance(k, int) else
-                               max(1, int(round(k * X.shape[1]))))
-            elif k is not None and "n_features_to_select" not in params:
+            tuning = get_method(method).tuning
+            cut = k is not None and "n_features_to_select" not in params and (
+                tuning is not None and tuning.cut == "n_features")
+            if k is not None and "n_features_to_select" not in params and not cut:
                 warnings.warn(f"{method} does not take --n-features (it decides how many "
                               "columns to keep itself); ignored.", UserWarning, stacklevel=1)
             if sel is None:
@@ -392,7 +392,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
                 if "task" in sel.get_params():
                     sel.set_params(task=resolved)
                 sel.fit(X, y)
-                kept = [X.columns[i] for i in sel.get_support(indices=True)]
+                support = sel.get_support()
+                if cut:  # one fit, several supports (e.g. a Pareto front): the cut at k
+                    support = sel.support_at(n_features=k if isinstance(k, int) else
+                                             max(1, int(round(k * X.shape[1]))))
+                kept = [X.columns[i] for i in np.flatnonzero(support)]
             if output:  # the --drop columns (identifiers) come back, first, for joins
                 tname = target if target is not None else y.name
                 reduced = pd.concat([dropped, X[kept]], axis=1)

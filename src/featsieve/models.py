@@ -76,7 +76,23 @@ def metric_name(task: str) -> str:
 
 
 def greater_is_better(task: str) -> bool:
+    """Whether the comparison metric of ``task`` is higher-is-better (accuracy) or not (MSE)."""
     return task == "classification"
+
+
+def metric_value(task: str, selection_score: float) -> float:
+    """A selector's ``selection_score_`` (higher is better) in the comparison metric's units.
+
+    Selectors report higher-is-better scores; for a lower-is-better metric
+    (MSE) that is the metric's negative, so the sign is flipped back.
+
+    Examples
+    --------
+    >>> metric_value("regression", -2.5)
+    2.5
+    """
+    s = float(selection_score)
+    return s if greater_is_better(task) else -s
 
 
 def score(task: str, y_true, y_pred) -> float:

@@ -10,10 +10,10 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.dummy import DummyClassifier, DummyRegressor
 
-from .._registry import get_method, make_selector
+from .._registry import get_method, make_selector, tuning_candidates
 from .._registry import methods as registered_methods
 from .._validation import validate_Xy
-from ..models import greater_is_better, make_model, metric_name, score
+from ..models import greater_is_better, make_model, metric_name, metric_value, score
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
 
 __all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
@@ -137,15 +137,6 @@ def _frame(X, names, rows):
     return pd.DataFrame(X[rows], columns=names)
 
 
-def _own_score(selector, task):
-    own = getattr(selector, "selection_score_", None)
-    if own is None:
-        return None
-    own = float(own)
-    # selectors report higher-is-better scores; MSE comes as its negative
-    return own if task == "classification" else abs(own)
-
-
 def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs):
     spec = get_method(name)
     start = time.perf_counter()
@@ -167,7 +158,7 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
             selector.fit(_frame(X, names, split.fit), y[split.fit])
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
-        cands = spec.candidates(selector, usable)
+        cands = tuning_candidates(spec, selector, usable)
         scored = []
         Xf, yf = X[split.fit], y[split.fit]
         Xm, ym = X[split.model_val], y[split.model_val]
@@ -182,9 +173,9 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
             sign = 1 if greater_is_better(task) else -1
             label, support, model_val_score = max(
                 scored, key=lambda t: (sign * t[2], -int(t[1].sum())))
-        own = _own_score(selector, task)
-        fits = spec.fits(selector) if spec.fits is not None else int(
-            getattr(selector, "n_model_fits_", 0))
+        own = getattr(selector, "selection_score_", None)
+        own = None if own is None else metric_value(task, own)
+        fits = int(getattr(selector, "n_model_fits_", 0))
         row = {
             "selection_score": own if own is not None else model_val_score,
             "model_fits": int(fits) + (len(scored) if len(scored) > 1 else 0),

@@ -37,19 +37,15 @@ from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import type_of_target
 
-from .._base import BaseSelector
-from .._validation import N_FEATURES_CONSTRAINT, validate_Xy
-from ..models import greater_is_better, make_model, metric_name, score
+from .._validation import validate_Xy
+from ..models import greater_is_better, make_model, metric_name, metric_value, score
 
 __all__ = [
     "InflationResult",
     "NoisePoolResult",
-    "RandomSelector",
     "add_audit_columns",
     "audit_method",
-    "class_mean_separation",
     "nested_cv_score",
     "noise_pool_test",
     "selection_inflation",
@@ -58,123 +54,6 @@ __all__ = [
 DEFAULT_K = (2, 4, 8)
 DEFAULT_NOISE_FEATURES = 1200  # seed 002 FS21
 DEFAULT_FRACTIONS = (0.6, 0.2, 0.2)  # seed 002: 756 / 252 / 252 of 1,260 rows
-
-
-# ------------------------------------------------------------------ scores
-def class_mean_separation(X, y) -> np.ndarray:
-    """Distance between the class means of each column (seed 002, FS21).
-
-    For two classes this is the seed's ``separation``:
-    ``|mean(x | y = 1) - mean(x | y = 0)|``. For more classes it is the largest
-    distance between two class means, ``max_c mean_c - min_c mean_c``, which
-    reduces to the seed's formula for two classes.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-    y : array-like of shape (n_samples,)
-        Class labels (any type, at least two classes).
-
-    Returns
-    -------
-    scores : ndarray of shape (n_features,)
-        In the units of each column; higher separates more.
-
-    Raises
-    ------
-    ValueError
-        A continuous target (the score is defined for classes only), a single
-        class, or mismatched lengths.
-
-    References
-    ----------
-    Seed 002 (002_2595f2849cd4c4da.txt), FS21, functions ``separation`` and
-    ``top_k``. Top-k by this score is ``UnivariateFilter(class_mean_separation,
-    n_features_to_select=k)``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from featsieve.evaluation import class_mean_separation
-    >>> X = np.array([[0.0, 1.0], [2.0, 1.0], [4.0, 3.0], [6.0, 3.0]])
-    >>> class_mean_separation(X, [0, 0, 1, 1]).tolist()
-    [4.0, 2.0]
-    """
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features); got shape {X.shape}.")
-    y = np.asarray(y)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}.")
-    if y.dtype.kind == "f" and type_of_target(y) == "continuous":
-        raise ValueError(
-            "class_mean_separation needs class labels; the target is continuous. "
-            "Use abs_correlation_scores for a regression target."
-        )
-    classes, codes = np.unique(y, return_inverse=True)
-    if len(classes) < 2:
-        raise ValueError(f"class_mean_separation needs at least 2 classes; got {len(classes)}.")
-    counts = np.bincount(codes, minlength=len(classes)).astype(np.float64)
-    sums = np.zeros((len(classes), X.shape[1]))
-    np.add.at(sums, codes, X)
-    means = sums / counts[:, None]
-    return means.max(axis=0) - means.min(axis=0)
-
-
-# --------------------------------------------------------- random selector
-class RandomSelector(BaseSelector):
-    """Keep k columns drawn at random: a selector that ignores ``y``.
-
-    The null reference of the selection audit: its choice carries no
-    information about the target, so the noise-pool inflation of
-    :func:`noise_pool_test` must be zero up to noise.
-
-    The draw is seeded by ``random_state`` *and the number of rows seen*, so
-    that fits on different rows (training rows only vs all rows) draw
-    different columns, as two independent random choices would; refitting on
-    the same rows gives the same columns.
-
-    Parameters
-    ----------
-    n_features_to_select : int, float or None, default=None
-        Columns to keep (a float in (0, 1] is a fraction; None keeps half).
-    random_state : int, RandomState or None, default=None
-
-    Attributes
-    ----------
-    scores_ : ndarray of shape (n_features_in_,)
-        The random draw in [0, 1); the kept columns have the highest.
-    ranking_ : ndarray of int, shape (n_features_in_,)
-    support_ : ndarray of bool, shape (n_features_in_,)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from featsieve.evaluation import RandomSelector
-    >>> X = np.random.default_rng(0).normal(size=(20, 6))
-    >>> RandomSelector(n_features_to_select=2, random_state=0).fit(X, [0, 1] * 10).n_features_selected_
-    2
-    """
-
-    _parameter_constraints = {
-        "n_features_to_select": N_FEATURES_CONSTRAINT,
-        "random_state": ["random_state"],
-    }
-
-    def __init__(self, n_features_to_select=None, *, random_state=None):
-        self.n_features_to_select = n_features_to_select
-        self.random_state = random_state
-
-    def _fit(self, X, y):
-        seed = check_random_state(self.random_state).randint(0, 2**31 - 1)
-        rng = np.random.default_rng([seed, X.shape[0]])
-        scores = rng.random(X.shape[1])
-        order = np.argsort(-scores, kind="stable")
-        ranking = np.empty(X.shape[1], dtype=np.int64)
-        ranking[order] = np.arange(1, X.shape[1] + 1)
-        k = self._n_to_select(X.shape[1])
-        self.scores_, self.ranking_, self.support_ = scores, ranking, ranking <= k
-        return self
 
 
 # ----------------------------------------------------------------- helpers
@@ -513,7 +392,8 @@ def noise_pool_test(selector, estimator, y, *, task="auto", split=None, test_siz
 
     Examples
     --------
-    >>> from featsieve.evaluation import class_mean_separation, noise_pool_test
+    >>> from featsieve.evaluation import noise_pool_test
+    >>> from featsieve.scores import class_mean_separation
     >>> from featsieve import UnivariateFilter
     >>> from featsieve.datasets import load_sonar
     >>> _, y = load_sonar(return_X_y=True)
@@ -778,7 +658,7 @@ class InflationResult:
 def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
                         fractions=DEFAULT_FRACTIONS, use_val="auto",
                         noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K,
-                        n_repeats=10, noise_selector=None, max_noise_fits=None, n_fits=None,
+                        n_repeats=10, noise_selector=None, max_noise_fits=None,
                         cv=5, nested=True, name=None, random_state=0, n_jobs=None,
                         progress=False) -> InflationResult:
     """Audit a selector: how much does its selection inflate its own number?
@@ -833,13 +713,10 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
     max_noise_fits : int or None, default=None
         Cap on the model fits of the noise-pool test. The fits a selection
         spends per column are read from the fit of measurement 1
-        (``n_fits(selector)`` or ``n_model_fits_`` over the number of columns);
+        (``n_model_fits_`` over the number of columns);
         the pool is shrunk (never below ``4 * max(k_values)`` columns) so that
         ``2 * n_repeats * pool * fits_per_column`` stays under the cap. The
         result's ``noise_note`` says when this happened. None: no cap.
-    n_fits : callable or None, default=None
-        ``n_fits(fitted_selector) -> int`` when the selector does not expose
-        ``n_model_fits_`` (the registry's ``MethodSpec.fits``).
     cv : int, default=5
         Folds of the inner CV (own number), the naive CV and the nested CV.
     nested : bool, default=True
@@ -917,7 +794,7 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
     own = getattr(sel, "selection_score_", None)
     if own is not None:
         own_source = "selection_score_"
-        own = float(own) if task == "classification" else abs(float(own))
+        own = metric_value(task, own)
     else:
         own_source = "inner_cv"
         Xs = Xa[np.ix_(sel_rows, cols)] if len(cols) else Xa[sel_rows]
@@ -936,7 +813,7 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
         "n_selected": int(len(cols)), "selected": [names[i] for i in cols],
         "used_val": bool(val_mode),
     }
-    fits = n_fits(sel) if n_fits is not None else getattr(sel, "n_model_fits_", None)
+    fits = getattr(sel, "n_model_fits_", None)
     own_d["model_fits"] = None if fits is None else int(fits)
 
     result = InflationResult(
@@ -1033,7 +910,7 @@ def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random
     return selection_inflation(
         sel, estimator, X, y, task=resolved, split=split, use_val=spec.uses_selection_val,
         noise_features=noise_features, k_values=k_values, n_repeats=n_repeats,
-        noise_selector=noise_sel, max_noise_fits=max_noise_fits or None, n_fits=spec.fits,
+        noise_selector=noise_sel, max_noise_fits=max_noise_fits or None,
         cv=cv, name=f"the {method} selector", random_state=random_state, n_jobs=n_jobs,
         progress=progress)
 

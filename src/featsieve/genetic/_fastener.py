@@ -11,13 +11,14 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
-from ..evaluation._front import area_under_front
 from ..progress import bar
 from ..protocol import holdout_split
 from ._bitset import from_bits, popcount, to_bits
 from ._evaluator import SubsetEvaluator, evaluation_dtype, gather_rows, make_metric
+from ._front import area_under_front
 from ._operators import (
     BitFlipMutation,
     EveryK,
@@ -310,6 +311,26 @@ class _GeneticSearch(BaseSelector):
         if not ok.any():
             return int(sizes[0])
         return int(sizes[ok][np.argmax(scores[ok])])
+
+    def support_at(self, *, n_features: int) -> np.ndarray:
+        """The front's best item of at most ``n_features`` columns (the tuning cut).
+
+        On a Pareto front a larger item scores higher, so this is the largest
+        item of at most ``n_features`` columns; the smallest item when every
+        item is larger.
+
+        Returns
+        -------
+        support : ndarray of bool, shape (n_features_in_,)
+        """
+        check_is_fitted(self, "pareto_front_")
+        front = self.pareto_front_[self.pareto_front_["size"] > 0]
+        if front.empty:
+            return np.asarray(self.support_, dtype=bool).copy()
+        sizes, scores = front["size"].to_numpy(), front["score"].to_numpy()
+        ok = sizes <= int(n_features)
+        size = int(sizes[0]) if not ok.any() else int(sizes[ok][np.argmax(scores[ok])])
+        return self.front_support(size)
 
     def front_support(self, size: int) -> np.ndarray:
         """Boolean mask over the input columns of the front item of ``size``.

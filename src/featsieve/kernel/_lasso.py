@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
 from .._validation import N_FEATURES_CONSTRAINT
@@ -209,6 +210,27 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
         self.n_model_fits_ = 0
         self._warn_fewer(len(sel), k)
         return self
+
+
+    def support_at(self, *, n_features: int) -> np.ndarray:
+        """The selection with ``n_features`` columns, read from this fit's LARS path.
+
+        It is the active set just before the ``(n_features + 1)``-th feature
+        enters (what a fit with ``n_features_to_select=n_features`` returns), so
+        one path up to the largest k serves every k; beyond the fitted path,
+        the first ``n_features`` of the last active set.
+
+        Returns
+        -------
+        support : ndarray of bool, shape (n_features_in_,)
+        """
+        check_is_fitted(self, "path_active_")
+        k = int(n_features)
+        chosen = next((s[:k] for s in self.path_active_ if len(s) >= k + 1),
+                      self.path_active_[-1][:k])
+        mask = np.zeros(len(self.support_), dtype=bool)
+        mask[np.asarray(chosen, dtype=int)] = True
+        return mask
 
 
 def _sklearn_path(h, Gm, k):

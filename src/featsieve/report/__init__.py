@@ -1,10 +1,10 @@
 """Reports: figures computed as data first, drawn with matplotlib (imported lazily), and
 written as self-contained HTML by the front ends.
 
-Convention for method families: ``featsieve.report._<family>`` (``_mask``, ``_kernel``,
-``_genetic``, ``_pca``, ``_classic``, where ``<family>`` is the last part of the selector's
-module name) exposes ``figures(method, selector) -> list[tuple[str, Figure]]``; the data behind
-each figure comes from a pure function in the same module (``*_plot_data``).
+Each row of the method table names the function that draws its figures
+(``MethodSpec.figures``, e.g. ``featsieve.report._mask:figures``):
+``figures(method, selector) -> list[tuple[str, Figure]]``; the data behind each figure comes
+from a pure function in the same module (``*_plot_data``).
 
 The page itself: :func:`write_report` (used by ``featsieve compare --report``, and callable
 from ``audit`` and ``reproduce``) renders ``templates/report.html.j2`` with Jinja2; every image

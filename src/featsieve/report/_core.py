@@ -474,13 +474,11 @@ def _label_points(ax, pts, styles):
 
 
 def method_figures(result) -> tuple[list, list]:
-    """Method-specific figures through the ``featsieve.report._<family>`` convention.
+    """Method-specific figures named by the method table (``MethodSpec.figures``).
 
-    For each fitted selector (of the first seed when several ran), the family
-    is the last part of its module name (``featsieve.mask`` -> ``_mask``);
-    the family module is imported on demand and its ``figures(method,
-    selector)`` called. Families whose report module does not exist yet, and
-    selectors from outside featsieve (e.g. scikit-learn's RFE), give no figure.
+    For each fitted selector (of the first seed when several ran), the
+    ``"module:function"`` of its table row is imported on demand and called as
+    ``function(method, selector)``. Methods not in the table give no figure.
 
     Returns
     -------
@@ -494,13 +492,12 @@ def method_figures(result) -> tuple[list, list]:
         return [], []
     out, problems = [], []
     for method, sel in runs[0].selectors.items():
-        module = type(sel).__module__
-        if not module.startswith("featsieve."):
+        from .._registry import get_method
+
+        try:
+            modname, _, fname = get_method(method).figures.partition(":")
+        except (KeyError, AttributeError):
             continue
-        family = module.split(".")[1]
-        if family.startswith("_"):
-            family = family[1:]
-        modname = f"featsieve.report._{family}"
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as exc:
@@ -508,7 +505,7 @@ def method_figures(result) -> tuple[list, list]:
                 continue
             problems.append(f"figures for {method}: {modname} could not be imported ({exc}).")
             continue
-        fn = getattr(mod, "figures", None)
+        fn = getattr(mod, fname or "figures", None)
         if fn is None:
             continue
         try:

@@ -32,7 +32,7 @@ def pclfs_plot_data(selector, rfecv=None) -> dict:
         ``rfecv``: ``rfecv_sizes``, ``rfecv_scores``, ``rfecv_std`` and
         ``rfecv_n`` (its chosen size). All arrays are plain ndarrays.
     """
-    from ..pca import _extended_details
+    from ..pca._pclfs import _extended_details
 
     g = np.asarray(selector.grid_scores_, dtype=float)
     det = _extended_details(g, selector.max_score_drop)

@@ -224,8 +224,8 @@ def _protocol(X, y, task, model_name, seed, *, full, methods, eta_grid, scale, m
             gbmo = GBMO(model_tr, slack=np.inf, random_state=seed).fit(
                 X[split.train], y[split.train], X_val=X[split.selection_val],
                 y_val=y[split.selection_val])
-            cands["gbmo"] = {f"mu={mu:g}": gbmo.path_support(slack=mu) for mu in MU_GRID}
-            cands["flbmo"] = {f"eta={k}": gbmo.path_support(n_features=k) for k in eta_grid}
+            cands["gbmo"] = {f"mu={mu:g}": gbmo.support_at(slack=mu) for mu in MU_GRID}
+            cands["flbmo"] = {f"eta={k}": gbmo.support_at(n_features=k) for k in eta_grid}
         for m in ("mi", "cc"):
             if m in methods:
                 f = UnivariateFilter(m, task=task, random_state=seed).fit(X[fit], y[fit])
@@ -280,7 +280,7 @@ def _synthetic(seeds, full, progress, distribution):
         if first is None:
             first = (gbmo, float(rows["gbmo"]["tuned"].split("=")[1]))
         # FLBMO with eta fixed at 10: the same path, refit on train like FLBMO (eq. 17)
-        flbmo10 = gbmo.path_support(n_features=10)
+        flbmo10 = gbmo.support_at(n_features=10)
         est = clone(gbmo.estimator).fit(X[split.train][:, flbmo10], y[split.train])
         rows["flbmo10"] = {"support": flbmo10, "tuned": "eta=10",
                            "test_loss": float(np.mean((est.predict(X[split.test][:, flbmo10])

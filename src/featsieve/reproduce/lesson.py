@@ -211,7 +211,7 @@ def _models(kind, random_state):
 
 def _methods_table(X, y, tr, va, te, kind, random_state):
     """FS15-FS19 with one model kind; returns (table rows, wrapper numbers, importance)."""
-    from .. import EmbeddedSelector, ForwardSelector, UnivariateFilter
+    from ..classic import EmbeddedSelector, ForwardSelector, UnivariateFilter
 
     model6, model8 = _models(kind, random_state)
     cand = list(X.columns)
@@ -259,7 +259,7 @@ def _methods_table(X, y, tr, va, te, kind, random_state):
 
 def _noise_table(noise, y, tr, te, model, kind):
     """Seed's fixed table: top-k by separation on TRAIN vs on the whole table (K)."""
-    from ..evaluation import class_mean_separation
+    from ..scores import class_mean_separation
 
     rows = []
     base = float(np.mean(y[te] == int(y[tr].mean() > 0.5)))
@@ -306,14 +306,10 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         importance top 5", "FS21 noise pool (lesson's noise columns)", "FS21
         noise pool over seeds", "selection audit", "direction checks".
     """
-    from .. import EmbeddedSelector, ForwardSelector, UnivariateFilter
+    from ..classic import EmbeddedSelector, ForwardSelector, RandomSelector, UnivariateFilter
     from ..datasets import load_subscribers
-    from ..evaluation import (
-        RandomSelector,
-        class_mean_separation,
-        noise_pool_test,
-        selection_inflation,
-    )
+    from ..evaluation import noise_pool_test, selection_inflation
+    from ..scores import class_mean_separation
 
     b = load_subscribers(include_noise=True)
     noise_cols = [c for c in b.data.columns if c.startswith("noise_")]

@@ -55,7 +55,7 @@ def area_under_front(front, max_features: int = 20, *, empty_score: float = 0.0)
 
     Examples
     --------
-    >>> from featsieve.evaluation import area_under_front
+    >>> from featsieve.genetic import area_under_front
     >>> area_under_front({1: 0.5, 3: 0.8}, max_features=4)  # (0.5 + 0.5 + 0.8 + 0.8) / 4
     0.65
     """

@@ -12,7 +12,7 @@ loss (Algorithm 1, SLUF, eq. 12-13). GBMO (Algorithm 2) stops the first time
 stops when ``eta`` features remain.
 
 The order of elimination does not depend on ``mu`` or ``eta``: both only say
-where to stop on one path. :meth:`GBMO.path_support` reads the support for
+where to stop on one path. :meth:`GBMO.support_at` reads the support for
 any ``mu`` or ``eta`` from a fitted path, which is how ``featsieve compare``
 tunes ``mu`` over {0.00025, 0.001, 0.01, 0.05} and ``eta`` over
 {M/6, M/5, M/4, M/2} (§4.2) from a single path.
@@ -23,7 +23,7 @@ run in parallel through joblib (threads preferred: tree and BLAS predictions
 release the GIL), and the work is counted (``n_model_fits_``,
 ``n_predict_calls_``, ``n_candidates_evaluated_``). For LightGBM and
 scikit-learn tree models the copies are evaluated by a compiled tree kernel
-(:mod:`featsieve._tree_kernel`, ``tree_kernel=True``) that re-descends only
+(:mod:`featsieve.mask._tree_kernel`, ``tree_kernel=True``) that re-descends only
 the trees splitting on the masked column; the model itself settles near-ties,
 so the path is the same as through ``predict``.
 """
@@ -34,443 +34,35 @@ import logging
 import numbers
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel
 from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BaseSelector
-from ._registry import MethodSpec, k_grid, register
-from ._validation import N_FEATURES_CONSTRAINT, check_same_columns
-from .protocol import holdout_split
+from .._base import BaseSelector
+from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
+from ..protocol import holdout_split
+from ._losses import _make_loss, _Replay
+from ._sluf import (
+    _MAX_BATCH_BYTES,
+    _as_model_input,
+    _gbmo_stops,
+    _kernel_outputs,
+    _KernelState,
+    _sluf,
+    _sluf_kernel,
+    gbmo_stop_iteration,
+    unused_columns,
+)
 
-__all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]
+__all__ = ["GBMO", "FLBMO", "MU_GRID"]
 
 logger = logging.getLogger(__name__)
 
 #: The slack grid of seed 000 Table 3.
 MU_GRID = (0.00025, 0.001, 0.01, 0.05)
-
-_BUILTIN_LOSSES = ("mse", "mae", "log_loss", "zero_one")
-_RESPONSE_METHODS = ("predict", "predict_proba", "decision_function")
-_MAX_BATCH_BYTES = 64 * 2**20  # one stacked chunk of masked copies stays below 64 MiB
-
-
-# ------------------------------------------------------------------ losses
-class _Replay:
-    """Stands in for a fitted model inside a scikit-learn scorer.
-
-    Response methods return outputs computed beforehand (in one batched call)
-    instead of calling the model; every other attribute (``classes_``, tags)
-    is the model's. With ``record=True`` it calls the model and remembers
-    which response methods the scorer asked for.
-    """
-
-    def __init__(self, model, outputs=None, record=False):
-        self._model = model
-        self._outputs = outputs or {}
-        self._record = record
-        self._asked: list[str] = []
-
-    def __getattr__(self, name):
-        if name in ("_model", "_outputs", "_record", "_asked"):
-            raise AttributeError(name)  # not yet set (copy, pickle)
-        if name not in _RESPONSE_METHODS:
-            return getattr(self._model, name)
-        real = getattr(self._model, name)  # AttributeError when the model lacks it
-
-        def call(X):
-            if self._record:
-                self._asked.append(name)
-                return real(X)
-            if name not in self._outputs:
-                raise RuntimeError(f"The scorer asked for {name}, which it did not read on "
-                                   "the unmasked rows; use a scorer that reads one output.")
-            return self._outputs[name]
-
-        call.__name__ = name  # scikit-learn reads the response method's name
-        return call
-
-
-class _Loss:
-    """A loss over the validation rows, evaluated on precomputed model outputs.
-
-    ``methods`` are the model's response methods the loss reads. ``stacked``
-    maps ``({method: outputs of c stacked copies}, y, c)`` to the c losses at
-    once (the built-in losses); otherwise ``block`` maps
-    ``({method: outputs of one copy}, y)`` to one float. Lower is better.
-    """
-
-    def __init__(self, name, methods, *, block=None, stacked=None):
-        self.name = name
-        self.methods = tuple(methods)
-        self.block = block
-        self.stacked = stacked
-
-    def values(self, outs, y, c) -> np.ndarray:
-        """Losses of ``c`` stacked copies of the ``len(y)`` validation rows."""
-        if self.stacked is not None:
-            return np.asarray(self.stacked(outs, y, c), dtype=np.float64)
-        K = len(y)
-        return np.array([self.block({m: o[b * K:(b + 1) * K] for m, o in outs.items()}, y)
-                         for b in range(c)], dtype=np.float64)
-
-
-def _label_positions(model, labels):
-    classes = np.asarray(model.classes_)
-    pos = np.searchsorted(classes, labels)
-    pos = np.clip(pos, 0, len(classes) - 1)
-    unseen = np.unique(np.asarray(labels)[classes[pos] != labels])
-    if unseen.size:
-        raise ValueError(
-            f"The selection-validation rows have classes the model was not trained on: "
-            f"{unseen.tolist()} (model classes: {classes.tolist()}). Use a stratified split "
-            "or pass validation data whose classes the model knows."
-        )
-    return pos
-
-
-class _PointwiseError:
-    """Mean squared or absolute error of stacked copies (picklable, for any joblib backend)."""
-
-    def __init__(self, squared):
-        self.squared = squared
-
-    def __call__(self, o, y, c):
-        y = np.asarray(y, dtype=np.float64)
-        diff = np.asarray(o["predict"], np.float64).reshape(c, len(y)) - y
-        return (np.square(diff) if self.squared else np.abs(diff)).mean(axis=1)
-
-
-def _zero_one(o, y, c):
-    return (np.asarray(o["predict"]).reshape(c, len(y)) != y).mean(axis=1)
-
-
-class _LogLoss:
-    """-mean log p(true class), probabilities clipped to [eps, 1 - eps] as in scikit-learn."""
-
-    def __init__(self, model):
-        self.model = model
-        self.pos = None
-
-    def __call__(self, o, y, c):
-        if self.pos is None:
-            self.pos = _label_positions(self.model, y)
-        p = np.asarray(o["predict_proba"])
-        eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
-        true = p[np.arange(c * len(y)), np.tile(self.pos, c)]
-        return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y)).mean(axis=1)
-
-
-class _ScorerLoss:
-    """Minus a scikit-learn scorer, on outputs computed beforehand."""
-
-    def __init__(self, scorer, model, n_rows):
-        self.scorer, self.model, self.n_rows = scorer, model, n_rows
-
-    def __call__(self, o, y):
-        return -float(self.scorer(_Replay(self.model, o), np.empty((self.n_rows, 0)), y))
-
-
-class _CallableLoss:
-    """A user's ``loss(y_true, y_out)`` on one copy's outputs."""
-
-    def __init__(self, fn, method):
-        self.fn, self.method = fn, method
-
-    def __call__(self, o, y):
-        return float(self.fn(y, o[self.method]))
-
-
-def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
-    """Resolve the ``loss`` parameter (see :class:`GBMO`) into a :class:`_Loss`."""
-    clf = task == "classification"
-    if loss is None:
-        loss = "log_loss" if clf else "mse"
-    if isinstance(loss, str) and loss in _BUILTIN_LOSSES:
-        if loss in ("mse", "mae"):
-            if clf:
-                raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
-            return _Loss(loss, ("predict",), stacked=_PointwiseError(loss == "mse"))
-        if not clf:
-            raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
-        if loss == "zero_one":
-            return _Loss(loss, ("predict",), stacked=_zero_one)
-        if not hasattr(model, "predict_proba"):
-            raise ValueError(
-                f"{type(model).__name__} has no predict_proba, which the default "
-                "classification loss (log loss, seed 000 §4) needs. Pass loss='zero_one' "
-                "(the error rate: coarse, with many ties broken by the lowest index), a "
-                "scikit-learn scorer that reads decision_function (e.g. 'roc_auc' for two "
-                "classes), or use a model with predict_proba (e.g. SVC(probability=True))."
-            )
-        return _Loss(loss, ("predict_proba",), stacked=_LogLoss(model))
-    if isinstance(loss, str) or _is_scorer(loss):
-        scorer = get_scorer(loss) if isinstance(loss, str) else loss
-        name = loss if isinstance(loss, str) else repr(scorer)
-        # the response methods are found on the unmasked rows (see _fit)
-        return _Loss(name, (), block=_ScorerLoss(scorer, model, n_rows))
-    if callable(loss):
-        method = "predict_proba" if clf and hasattr(model, "predict_proba") else "predict"
-        name = getattr(loss, "__name__", repr(loss))
-        return _Loss(name, (method,), block=_CallableLoss(loss, method))
-    raise ValueError(f"loss must be None, one of {_BUILTIN_LOSSES}, a scorer or a callable; "
-                     f"got {loss!r}.")
-
-
-def _is_scorer(obj) -> bool:
-    try:
-        from sklearn.metrics._scorer import _BaseScorer
-    except ImportError:  # pragma: no cover - very old or new scikit-learn
-        return False
-    return isinstance(obj, _BaseScorer)
-
-
-# ---------------------------------------------------------------- SLUF
-def _as_model_input(model, X):
-    names = getattr(model, "feature_names_in_", None)
-    if names is None:
-        return X
-    import pandas as pd
-
-    return pd.DataFrame(X, columns=names, copy=False)
-
-
-def _chunk_losses(model, X_cur, y, cols, fill, loss: _Loss) -> np.ndarray:
-    """Loss of each masked copy in one chunk: one stacked prediction per response method."""
-    K = X_cur.shape[0]
-    stacked = np.tile(X_cur, (len(cols), 1))
-    for b, j in enumerate(cols):
-        stacked[b * K:(b + 1) * K, j] = fill[j]
-    Xin = _as_model_input(model, stacked)
-    return loss.values({m: getattr(model, m)(Xin) for m in loss.methods}, y, len(cols))
-
-
-def unused_columns(model, n_features: int):
-    """Columns a fitted model provably never reads, or None when it cannot tell.
-
-    Masking such a column cannot change a single prediction, so GBMO/FLBMO
-    give it the current loss without predicting (``skip_unused=True``); the
-    path is the same as with every copy predicted.
-
-    Parameters
-    ----------
-    model : fitted estimator
-        Recognized: LightGBM models (no split on the column), scikit-learn
-        decision trees and ensembles of them over all columns (the column
-        appears in no node), and linear models (its coefficients are all 0).
-    n_features : int
-
-    Returns
-    -------
-    unused : ndarray of bool, shape (n_features,), or None
-    """
-    booster = getattr(model, "booster_", None)
-    if booster is not None and hasattr(booster, "feature_importance"):
-        counts = np.asarray(booster.feature_importance(importance_type="split"))
-        return counts == 0 if counts.shape == (n_features,) else None
-    trees = None
-    if hasattr(model, "tree_"):
-        trees = [model]
-    elif hasattr(model, "estimators_") and not hasattr(model, "estimators_features_"):
-        members = np.ravel(np.asarray(model.estimators_, dtype=object))
-        if len(members) and all(hasattr(e, "tree_") for e in members):
-            trees = list(members)
-    if trees is not None:
-        used = np.zeros(n_features, dtype=bool)
-        for tree in trees:
-            feat = np.asarray(tree.tree_.feature)
-            feat = feat[feat >= 0]
-            if feat.size and feat.max() >= n_features:
-                return None
-            used[feat] = True
-        return ~used
-    coef = getattr(model, "coef_", None)
-    if coef is not None:
-        coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
-        if coef.shape[-1] == n_features:
-            return (coef == 0).all(axis=0)
-    return None
-
-
-def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel, skip=None,
-          cur_loss=None):
-    """Algorithm 1 (SLUF): the least useful remaining column and its loss.
-
-    ``X_cur`` holds the validation rows with the already-masked columns set to
-    their mask values; each remaining column ``j`` is masked in turn (eq. 11)
-    and the lowest loss wins (eq. 12-13; ties go to the first, i.e. lowest,
-    index). The masked copies are predicted in chunks of ``chunk`` copies.
-    Columns flagged in ``skip`` (never read by the model) get ``cur_loss``,
-    the loss of ``X_cur`` itself, without a prediction.
-
-    Returns
-    -------
-    i : int
-        Position of ``j_t^*`` in ``remaining``.
-    loss_min : float
-    n_calls : int
-        Model prediction calls made.
-    n_copies : int
-        Masked copies predicted.
-    """
-    losses = np.empty(len(remaining))
-    todo = np.arange(len(remaining))
-    if skip is not None:
-        skipped = skip[remaining]
-        losses[skipped] = cur_loss
-        todo = todo[~skipped]
-    cols = [remaining[k] for k in todo]
-    chunks = [cols[k:k + chunk] for k in range(0, len(cols), chunk)]
-    if len(chunks) == 1:
-        parts = [_chunk_losses(model, X_cur, y, chunks[0], fill, loss)]
-    elif chunks:
-        parts = parallel(delayed(_chunk_losses)(model, X_cur, y, c, fill, loss) for c in chunks)
-    if chunks:
-        losses[todo] = np.concatenate(parts)
-    losses = np.where(np.isnan(losses), np.inf, losses)
-    i = int(np.argmin(losses))
-    return i, float(losses[i]), len(chunks) * len(loss.methods), len(cols)
-
-
-class _KernelState:
-    """The tree kernel's view of the current rows: every row's leaf in every tree."""
-
-    def __init__(self, table, X_cur):
-        self.table = table
-        self.leaves = table.leaves(X_cur)
-        self.raw = table.raw(self.leaves)
-        self.pending = None  # (leaves, raw) of the last winner, kept if it is accepted
-
-    def accept(self):
-        if self.pending is not None:
-            self.leaves, self.raw = self.pending
-
-
-def _kernel_outputs(table, model, raw, methods):
-    """``{method: stacked outputs}`` from raw outputs of shape (c, n_rows, n_outputs)."""
-    out = table.outputs(raw)
-    c, n = raw.shape[:2]
-    res = {}
-    for m in methods:
-        if m == "predict_proba":
-            res[m] = out.reshape(c * n, -1)
-        elif table.link == "identity":
-            res[m] = out.reshape(c * n)
-        else:  # a classifier's predict: the most probable class, as LightGBM and sklearn do
-            res[m] = np.asarray(model.classes_).take(out.argmax(axis=-1).reshape(c * n))
-    return res
-
-
-def _kernel_losses(table, model, X_cur, leaves, raw, fill, loss, y, cols):
-    """Which copies masking ``cols`` move a leaf, and their losses (NaN where none moved)."""
-    masked, moved = table.masked_raw(X_cur, leaves, raw, cols, fill)
-    vals = np.full(len(cols), np.nan)
-    if moved.any():
-        outs = _kernel_outputs(table, model, masked[moved], loss.methods)
-        vals[moved] = loss.values(outs, y, int(moved.sum()))
-    return moved, vals
-
-
-def _sluf_kernel(state, model, X_cur, y, remaining, fill, loss: _Loss, parallel, skip, cur):
-    """Algorithm 1 (SLUF) on a tree model, the masked copies evaluated by the tree kernel.
-
-    The same choice as :func:`_sluf`: copies whose masking moves no row to
-    another leaf have exactly the current loss ``cur``; the others get the
-    loss of the kernel's outputs. Candidates within a relative 1e-9 of the
-    lowest loss are re-evaluated by the model itself (one batched call) when
-    any of them moved a leaf, so rounding in the kernel cannot change which
-    column is chosen or how ties are broken (lowest index).
-
-    Returns the same as :func:`_sluf`; the winner's leaves and raw outputs are
-    left in ``state.pending``.
-    """
-    table = state.table
-    n = X_cur.shape[0]
-    losses = np.full(len(remaining), float(cur))
-    changed = np.zeros(len(remaining), dtype=bool)
-    todo = np.arange(len(remaining))
-    if skip is not None:
-        todo = todo[~skip[remaining]]
-    cols = np.asarray(remaining, dtype=np.int64)[todo]
-    per = max(1, _MAX_BATCH_BYTES // max(1, n * table.n_outputs * 8))
-    chunks = [np.arange(k, min(k + per, len(cols))) for k in range(0, len(cols), per)]
-
-    args = (table, model, X_cur, state.leaves, state.raw, fill, loss, y)
-    parts = (parallel(delayed(_kernel_losses)(*args, cols[c]) for c in chunks)
-             if len(chunks) > 1 else [_kernel_losses(*args, cols[c]) for c in chunks])
-    for idx, (moved, vals) in zip(chunks, parts, strict=True):
-        changed[todo[idx[moved]]] = True
-        losses[todo[idx[moved]]] = vals[moved]
-    losses = np.where(np.isnan(losses), np.inf, losses)
-    best = losses.min()
-    if np.isfinite(best):
-        near = np.flatnonzero(losses <= best + 1e-9 * max(abs(best), abs(cur), 1e-300))
-    else:
-        near = np.flatnonzero(losses == best)
-    calls = 0
-    by_model = len(near) > 1 and changed[near].any()
-    if by_model:  # the model itself settles a near-tie
-        exact = _chunk_losses(model, X_cur, y, [remaining[k] for k in near], fill, loss)
-        exact = np.where(np.isnan(exact), np.inf, exact)
-        i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
-        calls = len(loss.methods)
-    else:
-        i, loss_t = int(near[0]), float(cur)
-    j = remaining[i]
-    if changed[i]:
-        Z = X_cur.copy()
-        Z[:, j] = fill[j]
-        leaves = table.leaves(Z)
-        raw = table.raw(leaves)
-        if not by_model:  # tree-by-tree sums, the model's own order
-            loss_t = float(loss.values(_kernel_outputs(table, model, raw[None], loss.methods),
-                                       y, 1)[0])
-        state.pending = (leaves, raw)
-    else:
-        state.pending = None
-    return i, loss_t, calls, len(cols)
-
-
-def _gbmo_stops(loss_t: float, loss_prev: float, slack: float) -> bool:
-    """Algorithm 2, line 12: stop when ``Loss_t > Loss_{t-1} (1 + mu)``.
-
-    ``Loss_0 = inf`` never stops. For a negative ``Loss_{t-1}`` (a loss made from
-    a higher-is-better scorer) the tolerance is read as relative to its size,
-    ``Loss_{t-1} (1 - mu)``; for non-negative losses this is the seed's rule.
-    """
-    if not np.isfinite(loss_prev):
-        return False
-    if not np.isfinite(slack):
-        return False
-    thr = loss_prev * (1 + slack) if loss_prev >= 0 else loss_prev * (1 - slack)
-    return bool(loss_t > thr)
-
-
-def gbmo_stop_iteration(losses, slack: float) -> int | None:
-    """First iteration (1-based) at which GBMO with slack ``mu`` stops on a path.
-
-    Parameters
-    ----------
-    losses : sequence of float
-        ``Loss_1^min, Loss_2^min, ...`` of one elimination path (eq. 13).
-    slack : float
-        ``mu`` (Algorithm 2).
-
-    Returns
-    -------
-    t : int or None
-        The rejected iteration (features eliminated: ``t - 1``), or None when
-        the rule never fires on the given losses.
-    """
-    prev = np.inf
-    for t, loss_t in enumerate(losses, start=1):
-        if _gbmo_stops(loss_t, prev, slack):
-            return t
-        prev = loss_t
-    return None
 
 
 # ---------------------------------------------------------------- base
@@ -518,7 +110,7 @@ _COMMON_DOC = """
     tree_kernel : bool, default=True
         For LightGBM models and scikit-learn decision trees and random /
         extra-trees forests, evaluate the masked copies with featsieve's
-        compiled tree kernel (:mod:`featsieve._tree_kernel`) instead of the
+        compiled tree kernel (:mod:`featsieve.mask._tree_kernel`) instead of the
         model's ``predict``: only the trees that split on the masked column
         are re-descended. The kernel reaches the same leaves as the library,
         so its outputs equal the model's to rounding; the model itself
@@ -644,13 +236,12 @@ class _MaskEliminationBase(BaseSelector):
         duplicate columns removed), not DataFrames; a pipeline that picks
         columns by name needs ``prefit=True``.
         """
-        fit_params = {} if X_val is None and y_val is None else {"X_val": X_val, "y_val": y_val}
         if self.prefit and hasattr(X, "columns"):
             trained = getattr(self.estimator, "feature_names_in_", None)
             if trained is not None:
                 check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
                                    "X[list(estimator.feature_names_in_)]")
-        return super().fit(X, y, **fit_params)
+        return super().fit(X, y, X_val=X_val, y_val=y_val)
 
     def _fit(self, X, y, X_val=None, y_val=None):
         clf = self.task_ == "classification"
@@ -738,7 +329,7 @@ class _MaskEliminationBase(BaseSelector):
     def _kernel(self, model, Xv, outs, loss, d):
         """The tree kernel of ``model``, if it reproduces the model's outputs on ``Xv``.
 
-        Returns the :class:`~featsieve._tree_kernel.TreeTable` (or None) and the
+        Returns the :class:`~featsieve.mask._tree_kernel.TreeTable` (or None) and the
         prediction calls spent checking it.
         """
         if not self.tree_kernel or not set(loss.methods) <= {"predict", "predict_proba"}:
@@ -854,7 +445,7 @@ class _MaskEliminationBase(BaseSelector):
                 f"down to {eta} (refit with n_features_to_select <= {eta}).")
         return d - eta
 
-    def path_support(self, *, slack=None, n_features=None) -> np.ndarray:
+    def support_at(self, *, slack=None, n_features=None) -> np.ndarray:
         """The support GBMO (``slack``) or FLBMO (``n_features``) gives on this path.
 
         The elimination order of SLUF does not depend on ``mu`` or ``eta``
@@ -890,7 +481,7 @@ class _MaskEliminationBase(BaseSelector):
     def history_for(self, *, slack=None, n_features=None) -> list:
         """The ``history_`` GBMO (``slack``) or FLBMO (``n_features``) would record.
 
-        Read from the fitted path like :meth:`path_support` (same parameters
+        Read from the fitted path like :meth:`support_at` (same parameters
         and errors). For GBMO the last entry is the rejected iteration, unless
         the path ran down to one feature.
 
@@ -1021,7 +612,7 @@ class FLBMO(_MaskEliminationBase):
     -----
     Ties in SLUF go to the lowest column index. The path of FLBMO with
     ``eta`` is a prefix of GBMO's full path (``slack=inf``):
-    ``path_support(n_features=k)`` answers any ``k >= eta``.
+    ``support_at(n_features=k)`` answers any ``k >= eta``.
 
     References
     ----------
@@ -1068,45 +659,3 @@ class FLBMO(_MaskEliminationBase):
         return {"n_features": n_features - n_iterations}
 
 
-# ------------------------------------------------------------- registry
-def _mu_candidates(selector, n_features):
-    """Supports for every mu of :data:`MU_GRID`, read from one path (equal ones merged)."""
-    return _merge({f"{mu:g}": selector.path_support(slack=mu) for mu in MU_GRID}, "mu")
-
-
-def _eta_candidates(selector, n_features):
-    """Supports for every eta of {M/6, M/5, M/4, M/2}, read from one path."""
-    usable = int((~selector.constant_features_).sum())
-    return _merge({str(k): selector.path_support(n_features=k) for k in k_grid(usable)}, "eta")
-
-
-def _merge(cands, name):
-    out: dict[tuple, list] = {}
-    for label, mask in cands.items():
-        out.setdefault(tuple(np.flatnonzero(mask)), [label, mask])
-        if out[tuple(np.flatnonzero(mask))][0] != label:
-            out[tuple(np.flatnonzero(mask))][0] += f",{label}"
-    return {f"{name}={lab}": m for lab, m in out.values()}
-
-
-register(MethodSpec(
-    name="gbmo",
-    build=lambda *, task, estimator, random_state, n_jobs, **_: GBMO(
-        estimator, task=task, random_state=random_state, n_jobs=n_jobs),
-    source="seed 000 §3.1, Algorithms 1-2",
-    summary="GBMO: training-free masked backward elimination on one fitted model, stops when "
-            "the selection-val loss rises by more than mu (mu tuned on model-val, one path)",
-    uses_selection_val=True, needs_estimator=True,
-    candidates=_mu_candidates, path_params={"slack": max(MU_GRID)},
-))
-register(MethodSpec(
-    name="flbmo",
-    build=lambda *, task, estimator, n_features_to_select, random_state, n_jobs, **_: FLBMO(
-        estimator, n_features_to_select=n_features_to_select, task=task,
-        random_state=random_state, n_jobs=n_jobs),
-    source="seed 000 §3.2, Algorithm 3",
-    summary="FLBMO: masked backward elimination on one fitted model down to eta features "
-            "(eta tuned on model-val, one path)",
-    uses_selection_val=True, needs_estimator=True,
-    candidates=_eta_candidates, path_params={"n_features_to_select": 1},
-))

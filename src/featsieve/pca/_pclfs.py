@@ -24,100 +24,13 @@ from sklearn.metrics import get_scorer
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
-from ._base import BaseSelector
-from ._importance import model_importances
-from ._registry import MethodSpec, register
+from .._base import BaseSelector
+from .._importance import model_importances
+from ..scores import pca_loading_scores
 
-__all__ = ["pca_loading_scores", "pclfs_extended_size", "PCLFS"]
-
-
-# ---------------------------------------------------------------- scores
-def pca_loading_scores(X, y=None, *, n_components: int = 2,
-                       loadings: str = "coefficients") -> np.ndarray:
-    """Sum of the absolute principal-component loadings of each column.
-
-    The columns are standardized (mean 0, population standard deviation 1),
-    the principal components are computed by a thin SVD of the standardized
-    matrix, and the score of column j is ``sum_k |L_jk|`` over the first
-    ``n_components`` components.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        Finite numbers.
-    y : ignored
-        Present so that the function plugs into scikit-learn's
-        ``SelectKBest(score_func=pca_loading_scores)``, which calls
-        ``score_func(X, y)``; PCA is unsupervised.
-    n_components : int, default=2
-        Number of leading components summed (the seed uses the first two).
-        More than ``min(n_samples, n_features)`` uses that many.
-    loadings : {"coefficients", "correlations"}, default="coefficients"
-        ``"coefficients"``: L_jk is the entry j of the k-th unit eigenvector of
-        the correlation matrix (scikit-learn's ``PCA.components_`` on
-        standardized data). This is the seed's definition, "the PC loadings
-        are the coefficients of the linear combination of the original
-        variables constructed by the PCs", and it weights the first two
-        components equally. ``"correlations"``: the textbook "loading" scaled
-        by the square root of the component's variance, which for
-        standardized data is the correlation between column j and component k
-        (so every entry is in [-1, 1] and the first component weighs more).
-
-    Returns
-    -------
-    scores : ndarray of shape (n_features,), float64, >= 0
-        Dimensionless. Constant columns score 0. The sign of an eigenvector is
-        arbitrary; the absolute value removes it. When eigenvalues k and k+1
-        are tied the components (and so the scores) are not unique.
-
-    Raises
-    ------
-    ValueError
-        ``X`` is not a finite 2-D numeric array, or ``n_components < 1``, or
-        ``loadings`` is unknown.
-
-    Notes
-    -----
-    Cost: one thin SVD, O(n_samples * n_features * min(n_samples, n_features)).
-
-    References
-    ----------
-    Seed 003 (003_94dbcfb9c5faa87c.txt), section "PCLFS": "orders features
-    using the sum of the first two PC loadings' absolute values";
-    Matharaarachchi, Domaratzki & Muthukumarana (2021).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from featsieve import pca_loading_scores
-    >>> rng = np.random.default_rng(0)
-    >>> z = rng.normal(size=(200, 1))
-    >>> X = np.hstack([z, z + 0.1 * rng.normal(size=(200, 1)), rng.normal(size=(200, 3))])
-    >>> int(np.argmax(pca_loading_scores(X, loadings="correlations")))  # doctest: +SKIP
-    0
-    """
-    if not isinstance(n_components, numbers.Integral) or n_components < 1:
-        raise ValueError(f"n_components must be an integer >= 1; got {n_components!r}.")
-    if loadings not in ("coefficients", "correlations"):
-        raise ValueError(
-            f"loadings must be 'coefficients' or 'correlations'; got {loadings!r}.")
-    X = check_array(X, dtype=np.float64, ensure_min_samples=1)
-    n, d = X.shape
-    mean = X.mean(axis=0)
-    sd = X.std(axis=0)
-    const = sd <= 1e-12 * np.maximum(1.0, np.abs(mean))
-    Z = np.zeros_like(X)
-    Z[:, ~const] = (X[:, ~const] - mean[~const]) / sd[~const]
-    k = int(min(n_components, n, d))
-    _, s, vt = np.linalg.svd(Z, full_matrices=False)
-    L = vt[:k]
-    if loadings == "correlations":
-        L = L * (s[:k, None] / np.sqrt(n))
-    scores = np.abs(L).sum(axis=0)
-    scores[const] = 0.0
-    return scores
+__all__ = ["pclfs_extended_size", "PCLFS"]
 
 
 # ----------------------------------------------------------- extension
@@ -388,7 +301,7 @@ class PCLFS(BaseSelector):
 
     def _template(self, y, folds, seed):
         if self.estimator is None:
-            from .models import make_model
+            from ..models import make_model
 
             est = make_model("logistic", "classification")
         else:
@@ -483,7 +396,7 @@ class PCLFS(BaseSelector):
         return self
 
     # ------------------------------------------------------------ helpers
-    def extended_support(self, max_score_drop: float) -> np.ndarray:
+    def support_at(self, *, max_score_drop: float) -> np.ndarray:
         """PCLFS-ext's columns for another T, from this fit (no new model fit).
 
         The grid scores and the Step-5 importances do not depend on T, so one
@@ -505,7 +418,7 @@ class PCLFS(BaseSelector):
         """
         check_is_fitted(self, "grid_scores_")
         if self.importances_ is None:
-            raise ValueError("extended_support needs a fit with extended=True "
+            raise ValueError("support_at(max_score_drop=) needs a fit with extended=True "
                              "(the Step-5 importances).")
         size = pclfs_extended_size(self.grid_scores_, max_score_drop)
         top, imp = self._ext_top, self._ext_imp
@@ -515,38 +428,3 @@ class PCLFS(BaseSelector):
         support[usable_idx[pick]] = True
         return support
 
-
-# ------------------------------------------------------------- registry
-_T_GRID = (0.01, 0.025, 0.05, 0.1)
-
-
-def _ext_candidates(sel, n_usable):
-    return {f"T={t:g}": sel.extended_support(t) for t in _T_GRID}
-
-
-def _build(extended):
-    def build(*, estimator, random_state, n_jobs, **_):
-        return PCLFS(estimator, scoring="f1", cv=5, extended=extended, max_score_drop=0.05,
-                     random_state=random_state, n_jobs=n_jobs)
-    return build
-
-
-register(MethodSpec(
-    name="pclfs",
-    build=_build(False),
-    tasks=("classification",),
-    source="seed 003 §PCLFS",
-    summary="PCLFS: order by |PC1|+|PC2| loadings, keep the nested subset with the best "
-            "5-fold F1",
-    needs_estimator=True,
-))
-register(MethodSpec(
-    name="pclfs-ext",
-    build=_build(True),
-    tasks=("classification",),
-    source="seed 003 §Suggested method, Steps 1-5, eq. (1)-(2)",
-    summary="PCLFS-ext: smallest local maximum of the PCLFS F1 grid within T/n per feature "
-            "(T tuned on model-val)",
-    candidates=_ext_candidates,
-    needs_estimator=True,
-))

@@ -1,0 +1,82 @@
+"""Small shared helpers of the base layer: one place for what several families need.
+
+Nothing here knows a method: task -> scorer name, the default decision tree, the
+cross-validation splitter, the rank of scores with ties broken by column order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+__all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores"]
+
+
+def scorer_for(task: str) -> str:
+    """scikit-learn scorer name of the library's default metric for ``task``.
+
+    Accuracy for classification, ``neg_mean_squared_error`` for regression (both
+    higher is better, as scikit-learn's scorers are).
+
+    Examples
+    --------
+    >>> scorer_for("regression")
+    'neg_mean_squared_error'
+    """
+    return "accuracy" if task == "classification" else "neg_mean_squared_error"
+
+
+def default_tree(task: str, *, random_state=None, **params):
+    """An unfitted scikit-learn decision tree for ``task`` (``params`` passed on).
+
+    Examples
+    --------
+    >>> default_tree("classification", max_depth=3, random_state=0)
+    DecisionTreeClassifier(max_depth=3, random_state=0)
+    """
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
+    return cls(random_state=random_state, **params)
+
+
+def cv_splitter(task: str, n_splits: int = 5, random_state=None):
+    """Shuffled, seeded k-fold splitter: stratified for classification.
+
+    The splitter's seed is drawn once from ``random_state`` (an int, a
+    ``RandomState`` or None).
+    """
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    seed = check_random_state(random_state).randint(0, 2**31 - 1)
+    cls = StratifiedKFold if task == "classification" else KFold
+    return cls(n_splits=n_splits, shuffle=True, random_state=seed)
+
+
+def rank_from_scores(scores) -> tuple[np.ndarray, np.ndarray]:
+    """Order and 1-based ranking of columns by descending score, ties by column index.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_features,)
+        Higher is more relevant; NaN ranks last.
+
+    Returns
+    -------
+    order : ndarray of int, shape (n_features,)
+        Column indices, best first.
+    ranking : ndarray of int, shape (n_features,)
+        ``ranking[j]`` is column ``j``'s place (1 = best).
+
+    Examples
+    --------
+    >>> order, ranking = rank_from_scores([0.2, 0.9, 0.2])
+    >>> order.tolist(), ranking.tolist()
+    ([1, 0, 2], [2, 1, 3])
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    s = np.where(np.isnan(s), -np.inf, s)
+    order = np.lexsort((np.arange(s.size), -s))
+    ranking = np.empty(s.size, dtype=np.int64)
+    ranking[order] = np.arange(1, s.size + 1)
+    return order, ranking

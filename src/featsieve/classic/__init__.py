@@ -1,0 +1,25 @@
+"""Classic selectors: the filter, wrapper and embedded families of seed 002.
+
+Seed: ``002_2595f2849cd4c4da.txt`` (FS15-FS21). The filter scores each column
+alone (mutual information and absolute correlation are the MI and CC baselines
+of seed 000 §4.1; the single-split purity gain is FS17); the wrapper is forward
+selection read on a validation set (FS18); the embedded method keeps the
+columns that carry at least a share of a fitted model's importance (FS19).
+RFE and RFECV are scikit-learn's and are only registered here.
+"""
+
+from __future__ import annotations
+
+from ._embedded import EmbeddedSelector, RFECVSelector, RFESelector
+from ._filter import UnivariateFilter
+from ._forward import ForwardSelector
+from ._random import RandomSelector
+
+__all__ = [
+    "UnivariateFilter",
+    "ForwardSelector",
+    "EmbeddedSelector",
+    "RFESelector",
+    "RFECVSelector",
+    "RandomSelector",
+]

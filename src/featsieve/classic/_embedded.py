@@ -1,0 +1,211 @@
+"""The embedded family of seed 002 (FS19) and scikit-learn's RFE / RFECV."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.feature_selection import RFE, RFECV
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from .._base import BaseSelector
+from .._importance import model_importances
+from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
+from .._validation import N_FEATURES_CONSTRAINT
+
+
+class EmbeddedSelector(BaseSelector):
+    """Keep columns carrying at least a share of a fitted model's importance (FS19).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        Fitted once on all rows given to ``fit``. None means the seed's model:
+        a depth-8 decision tree (FS19), whose importance is the row-weighted
+        Gini decrease of its splits.
+    threshold : float, default=0.01
+        Minimum share of the total importance (FS19: one percent).
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+        For the default tree.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features_in_,)
+        Importance shares (sum to 1).
+    ranking_ : ndarray of int, shape (n_features_in_,)
+    support_ : ndarray of bool, shape (n_features_in_,)
+    estimator_ : fitted estimator
+    n_model_fits_ : int
+        Always 1.
+
+    References
+    ----------
+    Seed 002 (002_2595f2849cd4c4da.txt), FS19 and ``embedded_select``.
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, estimator=None, *, threshold=0.01, task="auto", random_state=None):
+        self.estimator = estimator
+        self.threshold = threshold
+        self.task = task
+        self.random_state = random_state
+
+    def _fit(self, X, y):
+        if self.estimator is None:
+            est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
+        else:
+            est = clone(self.estimator)
+        est.fit(X, y)
+        imp = model_importances(est, X, y, random_state=self.random_state)
+        total = imp.sum()
+        shares = imp / total if total > 0 else np.zeros_like(imp)
+        _, ranking = rank_from_scores(shares)
+        self.estimator_, self.scores_, self.ranking_ = est, shares, ranking
+        self.support_ = shares >= self.threshold if total > 0 else np.zeros(len(shares), bool)
+        self.n_model_fits_ = 1
+        return self
+
+
+
+def _importance_getter(estimator):
+    return model_importances(estimator)
+
+
+class RFESelector(BaseSelector):
+    """scikit-learn's recursive feature elimination under featsieve's input policy.
+
+    A thin wrapper: the elimination is :class:`sklearn.feature_selection.RFE`;
+    featsieve adds the shared validation (constant and duplicate columns, names,
+    the ``n_features_to_select`` policy) and reads importances from the last
+    step of a Pipeline (``coef_`` or ``feature_importances_``).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        Needs ``coef_`` or ``feature_importances_`` after fitting (at the end
+        of a Pipeline is fine); a depth-6 decision tree when None.
+    n_features_to_select : int, float or None, default=None
+        None keeps half the usable columns.
+    step : int or float, default=1
+        Columns removed per iteration (a float is a fraction).
+    task : {"auto", "classification", "regression"}, default="auto"
+
+    Attributes
+    ----------
+    support_, ranking_ : ndarray of shape (n_features_in_,)
+        ``ranking_`` 1 for kept columns, then the reverse elimination order.
+    n_model_fits_ : int
+    rfe_ : fitted sklearn RFE
+
+    References
+    ----------
+    Guyon et al. (2002); the RFE baseline of seed 000 §4.1 and seed 003.
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
+        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+    }
+
+    def __init__(self, estimator=None, *, n_features_to_select=None, step=1, task="auto"):
+        self.estimator = estimator
+        self.n_features_to_select = n_features_to_select
+        self.step = step
+        self.task = task
+
+    def _fit(self, X, y):
+        d = X.shape[1]
+        k = self._n_to_select(d)
+        if k == d:  # nothing to eliminate
+            self.rfe_ = None
+            self.support_, self.ranking_ = np.ones(d, bool), np.ones(d, np.int64)
+            self.n_model_fits_ = 0
+            return self
+        est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
+        rfe = RFE(est, n_features_to_select=k, step=self.step,
+                  importance_getter=_importance_getter).fit(X, y)
+        step = self.step if self.step >= 1 else max(1, int(self.step * d))
+        self.rfe_, self.support_, self.ranking_ = rfe, rfe.support_, rfe.ranking_
+        self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
+        return self
+
+
+class RFECVSelector(BaseSelector):
+    """scikit-learn's RFECV under featsieve's input policy (see :class:`RFESelector`).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+    step : int or float, default=1
+    cv : int or CV splitter, default=5
+        An int means stratified (classes) or plain k-fold, shuffled with
+        ``random_state``.
+    scoring : str, callable or None, default=None
+        Accuracy for classes, negative MSE for regression when None.
+    min_features_to_select : int, default=1
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+    n_jobs : int or None, default=None
+        Folds in parallel.
+
+    Attributes
+    ----------
+    support_, ranking_ : ndarray of shape (n_features_in_,)
+    cv_results_ : dict of arrays
+        scikit-learn's per-size CV scores (mean over folds, not sums).
+    n_model_fits_ : int
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "cv": [Interval(numbers.Integral, 2, None, closed="left"), "cv_object"],
+        "scoring": [None, str, callable],
+        "min_features_to_select": [Interval(numbers.Integral, 1, None, closed="left")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+
+    def __init__(self, estimator=None, *, step=1, cv=5, scoring=None, min_features_to_select=1,
+                 task="auto", random_state=None, n_jobs=None):
+        self.estimator = estimator
+        self.step = step
+        self.cv = cv
+        self.scoring = scoring
+        self.min_features_to_select = min_features_to_select
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, y):
+        d = X.shape[1]
+        if d == 1:  # one usable column: nothing to eliminate
+            self.rfecv_, self.cv_results_ = None, {}
+            self.support_, self.ranking_ = np.ones(1, bool), np.ones(1, np.int64)
+            self.n_model_fits_ = 0
+            return self
+        est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
+        cv = cv_splitter(self.task_, self.cv, self.random_state) if isinstance(
+            self.cv, numbers.Integral) else self.cv
+        min_k = min(self.min_features_to_select, d)
+        rfecv = RFECV(est, step=self.step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
+                      min_features_to_select=min_k, n_jobs=self.n_jobs,
+                      importance_getter=_importance_getter).fit(X, y)
+        step = self.step if self.step >= 1 else max(1, int(self.step * d))
+        per_path = int(np.ceil((d - min_k) / step)) + 1
+        self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
+        self.cv_results_ = rfecv.cv_results_
+        self.n_model_fits_ = cv.get_n_splits() * per_path + int(
+            np.ceil((d - rfecv.n_features_) / step)) + 1
+        return self

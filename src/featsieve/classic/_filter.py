@@ -1,0 +1,104 @@
+"""The filter family of seed 002: keep the columns whose univariate score is highest."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._base import BaseSelector
+from .._utils import rank_from_scores
+from .._validation import N_FEATURES_CONSTRAINT
+from ..scores import abs_correlation_scores, mutual_info_scores, stump_gain_scores
+
+_SCORE_FUNCS = ("mi", "cc", "purity")
+
+
+# --------------------------------------------------------------- filter
+class UnivariateFilter(BaseSelector):
+    """Keep the columns whose univariate score is highest (filter family).
+
+    Parameters
+    ----------
+    score_func : {"mi", "cc", "purity"} or callable, default="mi"
+        ``"mi"``: mutual information (nats); ``"cc"``: absolute correlation;
+        ``"purity"``: single-split purity gain (:func:`stump_gain_scores`,
+        seed 002 FS17). A callable takes ``(X, y)`` and returns one score per
+        column (higher is more relevant), e.g. ``featsieve.hsic_scores``.
+    n_features_to_select : int, float or None, default=None
+        Keep the best k columns (a float in (0, 1] is a fraction). Ignored when
+        ``threshold`` is set; None keeps half the usable columns.
+    threshold : float or None, default=None
+        Keep every column whose score is at least this (FS17 uses 0.004 for the
+        purity gain).
+    min_samples_leaf : int, default=20
+        For ``"purity"``: fewest rows on each side of the split.
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+        For the mutual-information estimator.
+    n_jobs : int or None, default=None
+        For the mutual-information estimator.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features_in_,)
+    ranking_ : ndarray of int, shape (n_features_in_,)
+        1 for the best score; ties broken by the lower column index.
+    support_ : ndarray of bool, shape (n_features_in_,)
+
+    Examples
+    --------
+    >>> from featsieve import UnivariateFilter
+    >>> from featsieve.datasets import load_sonar
+    >>> X, y = load_sonar(return_X_y=True)
+    >>> UnivariateFilter("cc", n_features_to_select=5).fit(X, y).get_feature_names_out().shape
+    (5,)
+    """
+
+    _parameter_constraints = {
+        "score_func": [StrOptions(set(_SCORE_FUNCS)), callable],
+        "n_features_to_select": N_FEATURES_CONSTRAINT,
+        "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
+        "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left")],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+
+    def __init__(self, score_func="mi", *, n_features_to_select=None, threshold=None,
+                 min_samples_leaf=20, task="auto", random_state=None, n_jobs=None):
+        self.score_func = score_func
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+        self.min_samples_leaf = min_samples_leaf
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, y):
+        if self.score_func == "mi":
+            scores = mutual_info_scores(X, y, task=self.task_, random_state=self.random_state,
+                                        n_jobs=self.n_jobs)
+        elif self.score_func == "cc":
+            scores = abs_correlation_scores(X, y, task=self.task_)
+        elif self.score_func == "purity":
+            scores = stump_gain_scores(X, y, min_samples_leaf=self.min_samples_leaf,
+                                       task=self.task_)
+        else:
+            scores = np.asarray(self.score_func(X, y), dtype=np.float64).ravel()
+            if scores.shape != (X.shape[1],):
+                raise ValueError(
+                    f"score_func returned shape {scores.shape}; expected ({X.shape[1]},)."
+                )
+        scores = np.nan_to_num(np.asarray(scores, dtype=np.float64), nan=0.0)
+        _, ranking = rank_from_scores(scores)
+        if self.threshold is not None:
+            support = scores >= self.threshold
+        else:
+            k = self._n_to_select(X.shape[1])
+            support = ranking <= k
+        self.scores_, self.ranking_, self.support_ = scores, ranking, support
+        self.n_model_fits_ = 0
+        return self
+

@@ -1,0 +1,146 @@
+"""The wrapper family of seed 002 (FS18): forward selection read on a validation set."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.metrics import get_scorer
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from .._base import BaseSelector
+from .._utils import default_tree, scorer_for
+from ..protocol import holdout_split
+
+
+def _fit_score(estimator, X_tr, y_tr, X_va, y_va, cols, scorer):
+    est = clone(estimator).fit(X_tr[:, cols], y_tr)
+    return scorer(est, X_va[:, cols], y_va)
+
+
+class ForwardSelector(BaseSelector):
+    """Forward selection read on a validation set (wrapper family, seed 002 FS18).
+
+    Each round fits the model once per remaining column, adds the column whose
+    addition scores highest on the validation rows, and stops when the best
+    score does not exceed the previous round's (the seed starts from 0, so the
+    first round always adds a column when the score is positive) or after
+    ``max_rounds`` rounds. Candidates of one round are evaluated in parallel
+    through joblib; ties go to the lower column index (the seed's ``max`` over
+    ``(score, name)`` would prefer the later name; we choose the index rule so
+    that renaming columns cannot change the result).
+
+    Parameters
+    ----------
+    estimator : estimator or None, default=None
+        The model refit for every candidate; a depth-6 decision tree (the
+        seed's model, FS16) when None.
+    max_rounds : int, default=8
+        At most this many columns are added (FS18).
+    scoring : str or callable or None, default=None
+        scikit-learn scorer; accuracy for classes and negative MSE for
+        regression when None (higher is better).
+    validation_fraction : float, default=0.4
+        When ``fit`` gets no ``X_val``: share of the rows held out as the
+        validation set (0.4 of train + selection-val is the protocol's 30 of 75).
+    tol : float or None, default=0.0
+        A round must gain more than this to continue. None: never stop early,
+        always add ``max_rounds`` columns (seed 001's DT-forward, whose
+        evaluation counts in Table 4 are exactly those of 15 full rounds).
+    task : {"auto", "classification", "regression"}, default="auto"
+    random_state : int, RandomState or None, default=None
+        Seeds the internal split.
+    n_jobs : int or None, default=None
+        Parallel candidate fits.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool, shape (n_features_in_,)
+    ranking_ : ndarray of int, shape (n_features_in_,)
+        Order in which columns were added (1 = first); unselected columns share
+        the worst rank.
+    history_ : list of dict
+        Per round: ``round``, ``added`` (name), ``score`` (validation score with
+        it), ``n_candidates``, ``accepted``.
+    selection_score_ : float
+        The validation score of the final set: the number the selection
+        optimized (seed 002: "the selection's own number").
+    n_model_fits_ : int
+
+    References
+    ----------
+    Seed 002 (002_2595f2849cd4c4da.txt), FS18 and ``wrapper_select``.
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit"]), None],
+        "max_rounds": [Interval(numbers.Integral, 1, None, closed="left")],
+        "scoring": [None, str, callable],
+        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left"), None],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "random_state": ["random_state"],
+        "n_jobs": [numbers.Integral, None],
+    }
+    _min_samples = 4
+
+    def __init__(self, estimator=None, *, max_rounds=8, scoring=None, validation_fraction=0.4,
+                 tol=0.0, task="auto", random_state=None, n_jobs=None):
+        self.estimator = estimator
+        self.max_rounds = max_rounds
+        self.scoring = scoring
+        self.validation_fraction = validation_fraction
+        self.tol = tol
+        self.task = task
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit(self, X, y, X_val=None, y_val=None):
+        clf = self.task_ == "classification"
+        if self.estimator is None:
+            est = default_tree(self.task_, max_depth=6, random_state=0)
+        else:
+            est = self.estimator
+        scorer = get_scorer(self.scoring or scorer_for(self.task_))
+        if X_val is None:
+            tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
+                                   random_state=check_random_state(self.random_state))
+            X_tr, y_tr, X_va, y_va = X[tr], y[tr], X[va], y[va]
+        else:
+            X_va, y_va = self._validate_val(X_val, y_val)
+            X_tr, y_tr = X, y
+        names = self._fit_feature_names
+        d = X.shape[1]
+        chosen: list[int] = []
+        best = 0.0 if clf else -np.inf
+        history, fits = [], 0
+        parallel = Parallel(n_jobs=self.n_jobs)
+        for rnd in range(1, min(self.max_rounds, d) + 1):
+            cands = [j for j in range(d) if j not in chosen]
+            scores = parallel(
+                delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer)
+                for j in cands
+            )
+            fits += len(cands)
+            i = int(np.argmax(scores))  # first maximum: lowest column index
+            accepted = self.tol is None or scores[i] > best + self.tol
+            history.append({"round": rnd, "added": names[cands[i]], "score": float(scores[i]),
+                            "n_candidates": len(cands), "accepted": bool(accepted)})
+            if not accepted:
+                break
+            best = float(scores[i])
+            chosen.append(cands[i])
+        if not chosen:  # no column beats the empty start: keep the best single column
+            chosen = [cands[i]]
+            best = float(scores[i])
+        support = np.zeros(d, dtype=bool)
+        support[chosen] = True
+        ranking = np.full(d, len(chosen) + 1, dtype=np.int64)
+        ranking[chosen] = np.arange(1, len(chosen) + 1)
+        self.support_, self.ranking_ = support, ranking
+        self.history_, self.selection_score_, self.n_model_fits_ = history, best, fits
+        return self
+

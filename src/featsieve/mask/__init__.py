@@ -1,0 +1,8 @@
+"""GBMO and FLBMO: training-free selection with binary feature masks (seed ``000_dd912381c0e6a8a4.txt``)."""
+
+from __future__ import annotations
+
+from ._gbmo import FLBMO, GBMO, MU_GRID
+from ._sluf import gbmo_stop_iteration, unused_columns
+
+__all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]

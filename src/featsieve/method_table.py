@@ -1,0 +1,233 @@
+"""The method table: every registered method in one place.
+
+One row per method: the selector class, the constructor arguments the
+comparison uses, the tasks, the paper it comes from, and how ``compare`` tunes
+it (the cut of ``support_at`` and its grid). Front ends, ``evaluation`` and the
+report read this table and hold no method names; families never import it.
+
+Adding a method is a class plus one row (``docs/extending.md``); a third party
+registers a row with :func:`featsieve.register_method`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ._registry import MethodSpec, Tuning, k_grid
+from ._utils import default_tree, scorer_for
+from .classic import EmbeddedSelector, ForwardSelector, RFECVSelector, RFESelector, UnivariateFilter
+from .genetic import FASTENER, POSS
+from .kernel import CKTA, FHSIC, MRMR, QPFS, HSICLasso, NOCCOLasso
+from .mask import FLBMO, GBMO, MU_GRID
+from .pca import PCLFS
+from .scores import anova_f_scores, relieff_scores
+
+__all__ = ["METHODS"]
+
+# ----------------------------------------------------------------- papers
+SEED_000 = ("Lorasdağı, Turalı & Kozat (2024), Binary Feature Mask Optimization for "
+            "Feature Selection")
+SEED_001 = ("Koprivec, Kenda & Šircelj (2020), FASTENER Feature Selection for Inference "
+            "from Earth Observation Data, Entropy 22(11)")
+SEED_002 = "Feature Selection (lesson on filter, wrapper and embedded selection)"
+SEED_003 = ("Matharaarachchi, Domaratzki & Muthukumarana (2022), Minimizing features while "
+            "maintaining performance in data classification problems, PeerJ Comput. Sci.")
+SEED_004 = ("Yamada, Jitkrittum, Sigal, Xing & Sugiyama (2014), High-Dimensional Feature "
+            "Selection by Feature-Wise Kernelized Lasso, Neural Computation 26(1)")
+
+# budgets that keep the default ``featsieve compare`` quick (Sonar: a few seconds)
+_GA_GENERATIONS = 40
+_GA_EVALUATIONS = 600
+_FRONT_MAX_SIZE = 20  # AUF's K (seed 001 §5.1)
+
+
+# ------------------------------------------------------ parameters by task
+def _purity(*, task, n_features_to_select, **_):
+    fixed = task == "classification" and n_features_to_select is None
+    return {"score_func": "purity", "threshold": 0.004 if fixed else None}
+
+
+def _kbest(*, task, **_):
+    return {"score_func": partial(anova_f_scores, task=task)}
+
+
+def _relieff(*, random_state, **_):
+    return {"score_func": partial(relieff_scores, n_neighbors=100, max_samples=2000,
+                                  random_state=random_state)}
+
+
+def _ga_scoring(*, task, **_):
+    # compare reports the selection's own number in its metric (accuracy / MSE), so the
+    # registered searches score items in it too; the classes' defaults are F1 / -RMSE (§5.1)
+    return {"scoring": "accuracy" if task == "classification" else "neg_mse"}
+
+
+def _fastener(**kw):
+    return {"n_generations": _GA_GENERATIONS, "max_evaluations": _GA_EVALUATIONS,
+            **_ga_scoring(**kw)}
+
+
+def _poss(**kw):
+    return {"n_generations": _GA_EVALUATIONS, "max_evaluations": _GA_EVALUATIONS,
+            **_ga_scoring(**kw)}
+
+
+def _dt_forward(*, task, random_state, **_):
+    return {"estimator": default_tree(task, min_samples_split=2, random_state=random_state),
+            "max_rounds": _FRONT_MAX_SIZE, "scoring": scorer_for(task)}
+
+
+def _forward(*, task, **_):
+    return {"scoring": scorer_for(task)}
+
+
+# ------------------------------------------------------------ tuning grids
+def _k_grid(selector, n_usable):
+    """{M/6, M/5, M/4, M/2} of the usable columns (seed 000 §4.2)."""
+    return k_grid(n_usable)
+
+
+def _front_sizes(selector, n_usable):
+    """Every front item of at most 20 columns (AUF's K), and the one ``select`` chose."""
+    sizes = {int(s) for s in selector.pareto_front_["size"] if 0 < s <= _FRONT_MAX_SIZE}
+    if selector.selected_size_:
+        sizes.add(int(selector.selected_size_))
+    return sorted(sizes)
+
+
+def _purity_grid(selector, n_usable):
+    return [] if selector.threshold is not None else k_grid(n_usable)
+
+
+K = Tuning("n_features", _k_grid, label="k")
+_CLASSIC_FIGURES = "featsieve.report._classic:figures"
+
+METHODS = (
+    MethodSpec("all", None, source="baseline", summary="no selection: every column"),
+    # ------------------------------------------------------------- classic
+    MethodSpec(
+        "mi", UnivariateFilter, params={"score_func": "mi"}, tuning=K,
+        source=f"{SEED_000} §4.1 (MI baseline); {SEED_002}, filter family",
+        summary="filter: mutual information with the target (k tuned on model-val)"),
+    MethodSpec(
+        "cc", UnivariateFilter, params={"score_func": "cc"}, tuning=K,
+        source=f"{SEED_000} §4.1 (CC baseline); {SEED_002}, filter family",
+        summary="filter: absolute correlation with the target (k tuned on model-val)"),
+    MethodSpec(
+        "purity", UnivariateFilter, params=_purity,
+        tuning=Tuning("n_features", _purity_grid, label="k", default_label="threshold=0.004"),
+        source=f"{SEED_002}, FS17",
+        summary="filter: single-split Gini gain >= 0.004 with 20 rows a side (regression: "
+                "variance gain, k tuned)"),
+    MethodSpec(
+        "forward", ForwardSelector, params=_forward, uses_selection_val=True,
+        source=f"{SEED_002}, FS18",
+        summary="wrapper: forward selection on the selection-val split, <= 8 rounds"),
+    MethodSpec(
+        "embedded", EmbeddedSelector, source=f"{SEED_002}, FS19",
+        summary="embedded: columns with >= 1% of the model's importance"),
+    MethodSpec(
+        "rfe", RFESelector, params={"step": 1}, tuning=K,
+        path_params={"n_features_to_select": 1},
+        source=f"Guyon, Weston, Barnhill & Vapnik (2002), Gene selection for cancer "
+               f"classification using SVMs (scikit-learn RFE); baseline of {SEED_000} §4.1",
+        summary="scikit-learn RFE, step 1 (k tuned on model-val from one elimination path)"),
+    MethodSpec(
+        "rfecv", RFECVSelector, params={"step": 1, "cv": 5},
+        source=f"scikit-learn RFECV; baseline of {SEED_003}",
+        summary="scikit-learn RFECV, step 1, 5-fold"),
+    # ------------------------------------------------------- GBMO / FLBMO
+    MethodSpec(
+        "gbmo", GBMO, uses_selection_val=True,
+        tuning=Tuning("slack", MU_GRID, label="mu"), path_params={"slack": max(MU_GRID)},
+        source=f"{SEED_000}, §3.1, Algorithms 1-2", figures="featsieve.report._mask:figures",
+        summary="GBMO: training-free masked backward elimination on one fitted model, stops "
+                "when the selection-val loss rises by more than mu (mu tuned on model-val, "
+                "one path)"),
+    MethodSpec(
+        "flbmo", FLBMO, uses_selection_val=True,
+        tuning=Tuning("n_features", _k_grid, label="eta"),
+        path_params={"n_features_to_select": 1},
+        source=f"{SEED_000}, §3.2, Algorithm 3", figures="featsieve.report._mask:figures",
+        summary="FLBMO: masked backward elimination on one fitted model down to eta features "
+                "(eta tuned on model-val, one path)"),
+    # ------------------------------------------------------------- kernel
+    MethodSpec(
+        "hsic-lasso", HSICLasso, tuning=K, path_params={"n_features_to_select": 0.5},
+        source=f"{SEED_004}, eq. (3)-(4), §2.3", figures="featsieve.report._kernel:figures",
+        summary="HSIC Lasso: non-negative Lasso on feature-wise centered Gaussian kernels "
+                "(k tuned on model-val from one LARS path)"),
+    MethodSpec(
+        "nocco-lasso", NOCCOLasso, tuning=K, path_params={"n_features_to_select": 0.5},
+        source=f"{SEED_004}, §2.6", figures="featsieve.report._kernel:figures",
+        summary="NOCCO Lasso: HSIC Lasso on K(K + eps n I)^-1, eps=1e-3 (k tuned from one "
+                "path)"),
+    MethodSpec(
+        "mrmr", MRMR, tuning=K, path_params={"n_features_to_select": 0.5},
+        source=f"Peng, Long & Ding (2005), Feature selection based on mutual information, "
+               f"IEEE TPAMI 27(8); in {SEED_004}, §3.2",
+        summary="mRMR: greedy relevance minus mean redundancy, discretized mutual information "
+                "(k tuned on model-val)"),
+    MethodSpec(
+        "ckta", CKTA, tuning=K, path_params={"n_features_to_select": 0.5}, in_default=False,
+        source=f"Cortes, Mohri & Rostamizadeh (2012), Algorithms for learning kernels based "
+               f"on centered alignment, JMLR 13; in {SEED_004}, §3.1",
+        summary="cKTA: non-negative least squares on the HSIC Gram (k tuned on model-val)"),
+    MethodSpec(
+        "qpfs", QPFS, tuning=K, path_params={"n_features_to_select": 0.5}, in_default=False,
+        source=f"Rodriguez-Lujan, Huerta, Elkan & Santa Cruz (2010), Quadratic programming "
+               f"feature selection, JMLR 11; in {SEED_004}, §3.5",
+        summary="QPFS on HSIC, sum-to-one, gamma=0.5, SciPy SLSQP (k tuned on model-val)"),
+    MethodSpec(
+        "fhsic", FHSIC, tuning=K, path_params={"n_features_to_select": 0.5}, in_default=False,
+        source=f"Song, Smola, Gretton, Bedo & Borgwardt (2012), Feature selection via "
+               f"dependence maximization, JMLR 13; in {SEED_004}, §3.3 eq. (7)",
+        summary="forward selection by HSIC of the selected set (k tuned on model-val)"),
+    # ------------------------------------------------------------ genetic
+    MethodSpec(
+        "fastener", FASTENER, params=_fastener, uses_selection_val=True, uses_model=False,
+        tuning=Tuning("n_features", _front_sizes, label="size"),
+        source=f"{SEED_001}, Algorithms 1-3, §5.1", figures="featsieve.report._genetic:figures",
+        summary="FASTENER genetic search with a decision tree on selection-val (40 generations, "
+                "<= 600 fits, items scored in compare's metric; front size tuned on model-val)"),
+    MethodSpec(
+        "poss", POSS, params=_poss, uses_selection_val=True, uses_model=False,
+        tuning=Tuning("n_features", _front_sizes, label="size"),
+        source=f"Qian, Yu & Zhou (2015), Subset selection by Pareto optimization, NIPS; "
+               f"baseline of {SEED_001}, §2.1, §5.3", figures="featsieve.report._genetic:figures",
+        summary="POSS Pareto optimization, mutation only, decision tree on selection-val "
+                "(<= 600 fits, items scored in compare's metric; front size tuned on model-val)"),
+    MethodSpec(
+        "dt-forward", ForwardSelector, params=_dt_forward, uses_selection_val=True,
+        uses_model=False, source=f"{SEED_001}, §5.4 (DT-forward baseline)",
+        summary="forward selection with a full decision tree (Gini, 2 samples to split) on "
+                "selection-val, <= 20 rounds"),
+    MethodSpec(
+        "kbest", UnivariateFilter, params=_kbest, tuning=K,
+        source=f"scikit-learn SelectKBest (ANOVA F); baseline of {SEED_001}, §5.2",
+        summary="filter: ANOVA F statistic, scikit-learn SelectKBest's score (k tuned on "
+                "model-val)"),
+    MethodSpec(
+        "relieff", UnivariateFilter, params=_relieff, tuning=K, requires=("skrebate",),
+        source=f"Kononenko (1994), Estimating attributes: analysis and extensions of RELIEF "
+               f"(skrebate); baseline of {SEED_001}, §5.2",
+        summary="filter: ReliefF weights (skrebate, 100 neighbours, <= 2000 rows; k tuned on "
+                "model-val)"),
+    # ---------------------------------------------------------------- pca
+    MethodSpec(
+        "pclfs", PCLFS, params={"scoring": "f1", "cv": 5, "extended": False,
+                                "max_score_drop": 0.05},
+        tasks=("classification",), source=f"{SEED_003}, §PCLFS",
+        figures="featsieve.report._pca:figures",
+        summary="PCLFS: order by |PC1|+|PC2| loadings, keep the nested subset with the best "
+                "5-fold F1"),
+    MethodSpec(
+        "pclfs-ext", PCLFS, params={"scoring": "f1", "cv": 5, "extended": True,
+                                    "max_score_drop": 0.05},
+        tuning=Tuning("max_score_drop", (0.01, 0.025, 0.05, 0.1), label="T"),
+        tasks=("classification",), source=f"{SEED_003}, §Suggested method, Steps 1-5, "
+                                          "eq. (1)-(2)",
+        figures="featsieve.report._pca:figures",
+        summary="PCLFS-ext: smallest local maximum of the PCLFS F1 grid within T/n per feature "
+                "(T tuned on model-val)"),
+)
