@@ -7,7 +7,9 @@ design that never builds the ``n^2 x d`` matrix (:mod:`._design`), and a
 """
 
 from ._baselines import CKTA, FHSIC, MRMR, QPFS, GroupHSICLasso, discrete_mutual_info
-from ._design import KernelDesign, make_blocks, pyhsiclasso_permutations
+from ._design import KernelDesign, covariate_gram, make_blocks, pyhsiclasso_permutations
+from ._fvm import FVM
+from ._spam import SpAM
 from ._kernels import (
     DeltaKernel,
     GaussianKernel,
@@ -25,6 +27,9 @@ __all__ = [
     "HSICLasso",
     "NOCCOLasso",
     "GroupHSICLasso",
+    "SpAM",
+    "FVM",
+    "covariate_gram",
     "MRMR",
     "CKTA",
     "QPFS",
