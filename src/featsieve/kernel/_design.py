@@ -118,9 +118,14 @@ def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutatio
     return blocks, perms
 
 
-def _nocco(Kc: np.ndarray, epsilon: float) -> np.ndarray:
-    """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64)."""
+def _nocco(Kc: np.ndarray, epsilon: float, normalize: bool = False) -> np.ndarray:
+    """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64);
+    ``normalize``: of ``K_bar / ||K_bar||_F`` instead (the ``epsilon_scale="frobenius"``
+    of :class:`featsieve.kernel.NOCCOLasso`)."""
     B = Kc.shape[-1]
+    if normalize:
+        nrm = np.sqrt((Kc * Kc).sum(axis=(-2, -1), keepdims=True))
+        Kc = Kc / np.where(nrm > 0, nrm, 1.0)
     A = Kc + (epsilon * B) * np.eye(B)
     T = np.linalg.solve(A, Kc)
     return 0.5 * (T + np.swapaxes(T, -1, -2))
@@ -169,6 +174,8 @@ class KernelDesign:
     measure : {"hsic", "nocco"}, default="hsic"
     epsilon : float, default=1e-3
         NOCCO's regularization.
+    nocco_normalize : bool, default=False
+        Regularize the Frobenius-normalized centered Gram matrices instead.
     dtype : {np.float32, np.float64}, default=np.float32
         Precision of the streamed kernels (the targets and all sums that
         LARS sees are float64).
@@ -203,13 +210,14 @@ class KernelDesign:
 
     def __init__(self, X, y, *, kernel_x, kernel_y, blocks, measure="hsic", epsilon=1e-3,
                  dtype=np.float32, chunk_size=None, prefetch=16, n_jobs=None,
-                 covariate_gram=None):
+                 covariate_gram=None, nocco_normalize=False):
         self.kx, self.ky = kernel_x, kernel_y
         self.blocks = np.asarray(blocks, dtype=np.intp)
         self.G, self.B = self.blocks.shape
         self.P = self.B * self.B
         self.measure = measure
         self.epsilon = float(epsilon)
+        self.nocco_normalize = bool(nocco_normalize)
         self.dtype = np.dtype(dtype)
         self.prefetch = int(prefetch)
         self.n_jobs = n_jobs
@@ -259,7 +267,7 @@ class KernelDesign:
             K = kernel.gram(np.asarray(z_rows[i], dtype=np.float64)[self.blocks])
             Kc = center_gram(K)
             if self.measure == "nocco":
-                Kc = _nocco(Kc, self.epsilon)
+                Kc = _nocco(Kc, self.epsilon, self.nocco_normalize)
             out[i] = Kc.reshape(self.G, self.P)
         return out
 
@@ -268,7 +276,8 @@ class KernelDesign:
         c = hi - lo
         z = self.Z[lo:hi][:, self.blocks]  # (c, G, B)
         if self.measure == "nocco":
-            Kc = _nocco(center_gram(self.kx.gram(z.astype(np.float64))), self.epsilon)
+            Kc = _nocco(center_gram(self.kx.gram(z.astype(np.float64))), self.epsilon,
+                        self.nocco_normalize)
             norms = None
             if need_norms:
                 fro2 = np.einsum("cgij,cgij->cgi", Kc, Kc).sum(axis=-1)

@@ -58,7 +58,8 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
     design = KernelDesign(X, y, kernel_x=kx, kernel_y=ky, blocks=blocks, measure=measure,
                           epsilon=epsilon, dtype=np.dtype(est.dtype),
                           chunk_size=est.chunk_size, prefetch=prefetch, n_jobs=est.n_jobs,
-                          covariate_gram=cov)
+                          covariate_gram=cov,
+                          nocco_normalize=getattr(est, "epsilon_scale", "n") == "frobenius")
     est.permutations_ = perms
     est.n_blocks_ = int(blocks.shape[0])
     return design
@@ -541,6 +542,13 @@ class NOCCOLasso(_KernelLassoBase):
         None selects 5.
     epsilon : float, default=1e-3
         The regularization (seed §4: ``epsilon = 1e-3``).
+    epsilon_scale : {{"n", "frobenius"}}, default="n"
+        ``"n"``: ``K_bar (K_bar + epsilon n I)^{{-1}}`` on the centered Gram
+        matrix as the seed writes it (§2.6). ``"frobenius"``: the same on
+        ``K_bar / ||K_bar||_F``, i.e. an effective ``epsilon ||K_bar||_F``
+        (about ``0.27 n epsilon`` for the Gaussian kernel of width 1 on
+        standardized Gaussian data): the unit-Frobenius scale at which HSIC
+        Lasso and the reference package compare kernels. See Notes.
     {_LASSO_DOC_PARAMS}
 
     Attributes
@@ -551,6 +559,26 @@ class NOCCOLasso(_KernelLassoBase):
     -----
     Each feature needs one ``n x n`` solve per block and pass, ``O(d n^3)``
     per pass: practical for ``n`` up to a few hundred, or with blocks.
+
+    Why ``epsilon = 1e-3`` recovers fewer features than the seed's Figure 1
+    shows: with the seed's own definition the regularization ``epsilon n``
+    (0.2 at ``n = 200``) lies below the leading eigenvalues of ``K_bar``
+    (about 46, 27, 7, 3, 0.9 for one standardized Gaussian feature, width 1,
+    ``n = 200``), so ``K_tilde`` is close to the projection onto six to eight
+    smooth directions for *every* feature, and ``tr(K_tilde L_tilde)`` of an
+    independent feature is of the order of the product of those ranks over
+    ``n``: chance alignment swamps the signal. Fukumizu et al. (2008) need
+    ``epsilon n^{{1/3}} -> infinity`` for consistency; at ``n <= 300``,
+    ``epsilon = 1e-3`` is far from that. Centering is not the cause (the
+    transform needs it), nor is the kernel width alone. Measured recovery
+    (true features among the top k, mean of 4 draws; HSIC Lasso in
+    brackets): Data1 ``n = 100``: 0.38 with ``epsilon = 1e-3``, 0.56 with
+    ``1e-2``, 0.81 with ``1e-1``, 0.69 with ``epsilon_scale="frobenius"``
+    (0.75); Data1 ``n = 200``: 0.63 / 0.94 / 1.0 / 1.0 (1.0); Data2
+    ``n = 100``: 0.33 / 0.50 / 0.67 / 0.50 (0.67). Regularizing the
+    Frobenius-normalized kernel, the scale HSIC Lasso works at, gives back
+    the figure's recovery with the seed's ``epsilon``; whether the authors'
+    code did so is not stated, so the default keeps the written equation.
 
     References
     ----------
@@ -570,14 +598,17 @@ class NOCCOLasso(_KernelLassoBase):
         **{k: v for k, v in HSICLasso._parameter_constraints.items()
            if not k.startswith("covariates")},
         "epsilon": [Interval(numbers.Real, 0, None, closed="neither")],
+        "epsilon_scale": [StrOptions({"n", "frobenius"})],
     }
 
-    def __init__(self, n_features_to_select=None, *, epsilon=1e-3, kernel_x="gaussian",
+    def __init__(self, n_features_to_select=None, *, epsilon=1e-3, epsilon_scale="n",
+                 kernel_x="gaussian",
                  kernel_y="auto", block_size=0, n_permutations=3, permutations=None,
                  solver="lars", n_neighbors=10, dtype="float32", chunk_size=None, prefetch=16,
                  task="auto", random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select
         self.epsilon = epsilon
+        self.epsilon_scale = epsilon_scale
         self.kernel_x = kernel_x
         self.kernel_y = kernel_y
         self.block_size = block_size
