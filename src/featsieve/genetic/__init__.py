@@ -1,4 +1,4 @@
-"""Genetic feature selection: FASTENER and POSS (seed 001), and the seed's baselines.
+"""Genetic feature selection: FASTENER and POSS (seed 001), FS-SDS, and the seed's baselines.
 
 Seed: ``001_d348067f051b51fa.txt`` (Koprivec, Kenda, Šircelj, FASTENER, Entropy
 2020). FASTENER searches feature subsets held as bitsets with an
@@ -19,6 +19,7 @@ from ._baselines import anova_f_scores, relieff_scores
 from ._bitset import from_bits, popcount, to_bits
 from ._evaluator import SubsetEvaluator, f1_from_labels, make_metric
 from ._fastener import FASTENER, POSS
+from ._fssds import FSSDS
 from ._operators import (
     BitFlipMutation,
     EveryK,
@@ -34,6 +35,7 @@ from ._operators import (
 __all__ = [
     "FASTENER",
     "POSS",
+    "FSSDS",
     "RandomMatingPool",
     "InformationGainCrossover",
     "BitFlipMutation",
@@ -98,6 +100,22 @@ register(MethodSpec(
             "(<= 600 fits, items scored in compare's metric; front size tuned on model-val)",
     uses_selection_val=True,
     candidates=front_candidates,
+))
+
+
+register(MethodSpec(
+    name="fs-sds",
+    build=lambda *, task, random_state, n_jobs, **_: FSSDS(
+        sizes=_CANDIDATE_MAX_SIZE, n_agents=6, n_iterations=4, scoring=_scoring(task),
+        task=task, random_state=random_state, n_jobs=n_jobs),
+    source="seed 001 §2.1, §5.1, §5.3-5.4 Tables 2-3 (FS-SDS baseline, ref. [12]: Alhakbani & "
+           "al-Rifaie, 'Feature selection using stochastic diffusion search', GECCO 2017)",
+    summary="FS-SDS: stochastic diffusion search per subset size k = 1..20 with an ELM (160 "
+            "sigmoid neurons) on selection-val (6 agents x 5 rounds per k, <= 600 fits; front "
+            "size tuned on model-val)",
+    uses_selection_val=True,
+    candidates=front_candidates,
+    in_default=False,
 ))
 
 

@@ -1,4 +1,5 @@
-"""Kernel family (seed 004): HSIC Lasso, NOCCO Lasso, their kernels and baselines.
+"""Kernel family (seed 004): HSIC Lasso, NOCCO Lasso, their kernels and baselines (mRMR,
+cKTA, QPFS, FHSIC, SpAM, FVM).
 
 Composed of three parts (STYLE.md, habit 11): a *kernel* per feature and for
 the output (:mod:`._kernels`), a *blocking* of the samples with a streamed
@@ -128,6 +129,28 @@ def _register():
             n_features_to_select, task=task, random_state=random_state, n_jobs=n_jobs),
         source=f"{src} §3.5 (Rodriguez-Lujan et al. 2010)",
         summary="QPFS on HSIC, sum-to-one, gamma=0.5, SciPy SLSQP (k tuned on model-val)",
+        candidates=ranking_candidates, fits=lambda s: 0, in_default=False,
+        path_params={"n_features_to_select": 0.5},
+    ))
+    register(MethodSpec(
+        name="spam",
+        build=lambda *, task, n_features_to_select, **_: SpAM(
+            0.5 if n_features_to_select is None else n_features_to_select, task=task),
+        source=f"{src} §3.6, Figure 1 (Ravikumar, Lafferty, Liu, Wasserman, 'Sparse additive "
+               "models', JRSS-B 2009)",
+        summary="SpAM: sparse backfitting with cubic-spline smoothers along a lambda path (classes:"
+                " multi-response least squares; k tuned on model-val from the entry order)",
+        candidates=ranking_candidates, fits=lambda s: 0, in_default=False,
+        path_params={"n_features_to_select": 0.5},
+    ))
+    register(MethodSpec(
+        name="fvm",
+        build=lambda *, task, n_features_to_select, **_: FVM(
+            0.5 if n_features_to_select is None else n_features_to_select, task=task),
+        source=f"{src} eq. (2), §4 (Li, Yang, Xing, 'From Lasso regression to feature vector "
+               "machine', NIPS 2006)",
+        summary="FVM: Lasso on the discretized mutual-information matrix (+ diagonal constant), "
+                "scikit-learn LARS path (k tuned on model-val from the entry order)",
         candidates=ranking_candidates, fits=lambda s: 0, in_default=False,
         path_params={"n_features_to_select": 0.5},
     ))
