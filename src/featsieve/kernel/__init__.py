@@ -10,7 +10,6 @@ design that never builds the ``n^2 x d`` matrix (:mod:`._design`), and a
 from ._baselines import CKTA, FHSIC, MRMR, QPFS, GroupHSICLasso, discrete_mutual_info
 from ._design import KernelDesign, covariate_gram, make_blocks, pyhsiclasso_permutations
 from ._fvm import FVM
-from ._spam import SpAM
 from ._kernels import (
     DeltaKernel,
     GaussianKernel,
@@ -23,6 +22,7 @@ from ._kernels import (
 )
 from ._lars import LarsPath, nonnegative_lars
 from ._lasso import HSICLasso, NOCCOLasso, hsic_scores
+from ._spam import SpAM
 
 __all__ = [
     "HSICLasso",
