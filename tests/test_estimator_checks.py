@@ -19,6 +19,7 @@ CHECK_PARAMS = {
     "fastener": {"n_generations": 3},
     "poss": {"n_generations": 20},
     "pclfs-ext": {"cv": 2},
+    "fs-sds": {"sizes": 2, "n_agents": 3, "n_iterations": 2},
 }
 
 # (method, check name) -> reason; the goal is an empty table

@@ -16,8 +16,8 @@ from functools import partial
 from ._registry import MethodSpec, Tuning, k_grid
 from ._utils import default_tree, scorer_for
 from .classic import EmbeddedSelector, ForwardSelector, RFECVSelector, RFESelector, UnivariateFilter
-from .genetic import FASTENER, POSS
-from .kernel import CKTA, FHSIC, MRMR, QPFS, HSICLasso, NOCCOLasso
+from .genetic import FASTENER, FSSDS, POSS
+from .kernel import CKTA, FHSIC, FVM, MRMR, QPFS, HSICLasso, NOCCOLasso, SpAM
 from .mask import FLBMO, GBMO, MU_GRID
 from .pca import PCLFS
 from .scores import anova_f_scores, relieff_scores
@@ -70,6 +70,16 @@ def _fastener(**kw):
 def _poss(**kw):
     return {"n_generations": _GA_EVALUATIONS, "max_evaluations": _GA_EVALUATIONS,
             **_ga_scoring(**kw)}
+
+
+def _fssds(**kw):
+    return {"sizes": _FRONT_MAX_SIZE, "n_agents": 6, "n_iterations": 4, **_ga_scoring(**kw)}
+
+
+def _half_by_default(*, n_features_to_select, **_):
+    # one path serves every k of the grid; alone, half the columns
+    return {"n_features_to_select": 0.5 if n_features_to_select is None else
+            n_features_to_select}
 
 
 def _dt_forward(*, task, random_state, **_):
@@ -183,6 +193,21 @@ METHODS = (
         source=f"Song, Smola, Gretton, Bedo & Borgwardt (2012), Feature selection via "
                f"dependence maximization, JMLR 13; in {SEED_004}, §3.3 eq. (7)",
         summary="forward selection by HSIC of the selected set (k tuned on model-val)"),
+    MethodSpec(
+        "spam", SpAM, params=_half_by_default, tuning=K, in_default=False,
+        path_params={"n_features_to_select": 0.5},
+        source=f"Ravikumar, Lafferty, Liu & Wasserman (2009), Sparse additive models, JRSS-B "
+               f"71(5); baseline of {SEED_004}, §3.6, Figure 1",
+        summary="SpAM: sparse backfitting with cubic-spline smoothers along a lambda path "
+                "(classes: multi-response least squares; k tuned on model-val from the entry "
+                "order)"),
+    MethodSpec(
+        "fvm", FVM, params=_half_by_default, tuning=K, in_default=False,
+        path_params={"n_features_to_select": 0.5},
+        source=f"Li, Yang & Xing (2006), From Lasso regression to feature vector machine, "
+               f"NIPS; baseline of {SEED_004}, eq. (2)",
+        summary="FVM: Lasso on the discretized mutual-information matrix (+ diagonal constant), "
+                "scikit-learn LARS path (k tuned on model-val from the entry order)"),
     # ------------------------------------------------------------ genetic
     MethodSpec(
         "fastener", FASTENER, params=_fastener, uses_selection_val=True, uses_model=False,
@@ -197,6 +222,15 @@ METHODS = (
                f"baseline of {SEED_001}, §2.1, §5.3", figures="featsieve.report._genetic:figures",
         summary="POSS Pareto optimization, mutation only, decision tree on selection-val "
                 "(<= 600 fits, items scored in compare's metric; front size tuned on model-val)"),
+    MethodSpec(
+        "fs-sds", FSSDS, params=_fssds, uses_selection_val=True, uses_model=False,
+        in_default=False, tuning=Tuning("n_features", _front_sizes, label="size"),
+        source=f"Alhakbani & al-Rifaie (2017), Feature selection using stochastic diffusion "
+               f"search, GECCO; baseline of {SEED_001}, §5.1, §5.3-5.4, Tables 2-3",
+        figures="featsieve.report._genetic:figures",
+        summary="FS-SDS: stochastic diffusion search per subset size k = 1..20 with an ELM (160 "
+                "sigmoid neurons) on selection-val (6 agents x 4 rounds per k, <= 600 fits; "
+                "front size tuned on model-val)"),
     MethodSpec(
         "dt-forward", ForwardSelector, params=_dt_forward, uses_selection_val=True,
         uses_model=False, source=f"{SEED_001}, §5.4 (DT-forward baseline)",

@@ -11,7 +11,7 @@ from sklearn.metrics import accuracy_score, mean_squared_error
 
 __all__ = ["MODEL_NAMES", "make_model", "metric_name", "score", "greater_is_better"]
 
-MODEL_NAMES = ("lightgbm", "mlp", "tree", "logistic", "linear")
+MODEL_NAMES = ("lightgbm", "mlp", "tree", "logistic", "linear", "elm")
 
 
 def make_model(name: str, task: str, *, random_state=None):
@@ -19,9 +19,11 @@ def make_model(name: str, task: str, *, random_state=None):
 
     Parameters
     ----------
-    name : {"lightgbm", "mlp", "tree", "logistic", "linear"}
+    name : {"lightgbm", "mlp", "tree", "logistic", "linear", "elm"}
         ``logistic`` and ``linear`` are the same choice: logistic regression
-        for classes, ridge-free least squares for regression.
+        for classes, ridge-free least squares for regression. ``elm``: an
+        extreme learning machine with 160 sigmoid hidden neurons (FS-SDS's
+        classifier in seed 001 §5.1; :mod:`featsieve._elm`).
     task : {"classification", "regression"}
     random_state : int or None, default=None
 
@@ -67,6 +69,11 @@ def make_model(name: str, task: str, *, random_state=None):
 
         est = LogisticRegression(max_iter=2000) if clf else LinearRegression()
         return make_pipeline(StandardScaler(), est)
+    if name == "elm":
+        from ._elm import ELMClassifier, ELMRegressor
+
+        cls = ELMClassifier if clf else ELMRegressor
+        return cls(n_hidden=160, activation="sigmoid", random_state=random_state)
     raise ValueError(f"Unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}.")
 
 

@@ -1,4 +1,4 @@
-"""Genetic feature selection: FASTENER and POSS (seed 001), and the seed's baselines.
+"""Genetic feature selection: FASTENER and POSS (seed 001), FS-SDS, and the seed's baselines.
 
 Seed: ``001_d348067f051b51fa.txt`` (Koprivec, Kenda, Šircelj, FASTENER, Entropy
 2020). FASTENER searches feature subsets held as bitsets with an
@@ -16,6 +16,7 @@ from ._bitset import from_bits, popcount, to_bits
 from ._evaluator import SubsetEvaluator, f1_from_labels, make_metric
 from ._fastener import FASTENER, POSS
 from ._front import area_under_front
+from ._fssds import FSSDS
 from ._operators import (
     BitFlipMutation,
     EveryK,
@@ -32,6 +33,7 @@ __all__ = [
     "FASTENER",
     "area_under_front",
     "POSS",
+    "FSSDS",
     "RandomMatingPool",
     "InformationGainCrossover",
     "BitFlipMutation",

@@ -93,6 +93,10 @@ class _GeneticSearch(BaseSelector):
             return (np.float64, np.float32)
         return np.float64
 
+    def _default_estimator(self, seed):
+        """The model when ``estimator`` is None: a decision tree (§5.1)."""
+        return _default_tree(self.task_, seed)
+
     # ---------------------------------------------------------- set up
     def _setup(self, X, y, X_val, y_val):
         rs = check_random_state(self.random_state)
@@ -107,8 +111,8 @@ class _GeneticSearch(BaseSelector):
         metric, name = make_metric(self.scoring, self.task_, n_classes)
         self.scoring_ = name
         tree_seed = int(self._rng.integers(2**31 - 1))
-        est = self.estimator if self.estimator is not None else _default_tree(self.task_,
-                                                                                tree_seed)
+        est = self.estimator if self.estimator is not None else self._default_estimator(
+            tree_seed)
         dtype = evaluation_dtype(est)
         if X_val is None:  # gather rows column by column: no float64 copy of the parts
             X_tr, y_tr = gather_rows(X, tr, dtype), y[tr]

@@ -1,4 +1,5 @@
-"""Kernel family (seed 004): HSIC Lasso, NOCCO Lasso, their kernels and baselines.
+"""Kernel family (seed 004): HSIC Lasso, NOCCO Lasso, their kernels and baselines (mRMR,
+cKTA, QPFS, FHSIC, SpAM, FVM).
 
 Composed of three parts (STYLE.md, habit 11): a *kernel* per feature and for
 the output (:mod:`._kernels`), a *blocking* of the samples with a streamed
@@ -7,7 +8,8 @@ design that never builds the ``n^2 x d`` matrix (:mod:`._design`), and a
 """
 
 from ._baselines import CKTA, FHSIC, MRMR, QPFS, GroupHSICLasso, discrete_mutual_info
-from ._design import KernelDesign, make_blocks, pyhsiclasso_permutations
+from ._design import KernelDesign, covariate_gram, make_blocks, pyhsiclasso_permutations
+from ._fvm import FVM
 from ._kernels import (
     DeltaKernel,
     GaussianKernel,
@@ -20,11 +22,15 @@ from ._kernels import (
 )
 from ._lars import LarsPath, nonnegative_lars
 from ._lasso import HSICLasso, NOCCOLasso, hsic_scores
+from ._spam import SpAM
 
 __all__ = [
     "HSICLasso",
     "NOCCOLasso",
     "GroupHSICLasso",
+    "SpAM",
+    "FVM",
+    "covariate_gram",
     "MRMR",
     "CKTA",
     "QPFS",

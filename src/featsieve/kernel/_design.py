@@ -34,7 +34,7 @@ from joblib import Parallel, delayed
 
 from ._kernels import center_gram
 
-__all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations"]
+__all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations", "covariate_gram"]
 
 # below this share of ||K||_F^2 a block's centered kernel counts as zero (a column
 # constant inside the block); its design entries are set to 0 instead of rounding noise
@@ -118,12 +118,46 @@ def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutatio
     return blocks, perms
 
 
-def _nocco(Kc: np.ndarray, epsilon: float) -> np.ndarray:
-    """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64)."""
+def _nocco(Kc: np.ndarray, epsilon: float, normalize: bool = False) -> np.ndarray:
+    """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64);
+    ``normalize``: of ``K_bar / ||K_bar||_F`` instead (the ``epsilon_scale="frobenius"``
+    of :class:`featsieve.kernel.NOCCOLasso`)."""
     B = Kc.shape[-1]
+    if normalize:
+        nrm = np.sqrt((Kc * Kc).sum(axis=(-2, -1), keepdims=True))
+        Kc = Kc / np.where(nrm > 0, nrm, 1.0)
     A = Kc + (epsilon * B) * np.eye(B)
     T = np.linalg.solve(A, Kc)
     return 0.5 * (T + np.swapaxes(T, -1, -2))
+
+
+def covariate_gram(C, blocks, kernel: str = "gaussian") -> np.ndarray:
+    """Centered Gram matrix of covariates ``C`` (n, c) in every block: (G, B, B).
+
+    The definition of pyHSICLasso 1.4.2's ``covars``: ``"gaussian"`` divides
+    all covariates by one common standard deviation (of every entry of ``C``)
+    and uses ``exp(-||c_i - c_j||^2 / (2 c))`` (width ``sqrt(c)``);
+    ``"delta"`` is the normalized delta kernel (``1/n_a`` for two rows of the
+    same category ``a``, counted in the block) where, for several covariates,
+    a category is a distinct row of ``C`` (the reference pools the values of
+    all covariates instead; the two agree for one covariate).
+    """
+    C = np.asarray(C, dtype=np.float64)
+    if C.ndim == 1:
+        C = C[:, None]
+    blocks = np.asarray(blocks, dtype=np.intp)
+    if kernel == "gaussian":
+        sd = C.std()
+        Z = C / (sd if sd > 0 else 1.0)
+        Zb = Z[blocks]  # (G, B, c)
+        sq = (Zb * Zb).sum(axis=-1)
+        d2 = sq[:, :, None] + sq[:, None, :] - 2.0 * np.matmul(Zb, Zb.transpose(0, 2, 1))
+        K = np.exp(-np.maximum(d2, 0.0) / (2.0 * C.shape[1]))
+    else:
+        codes = np.unique(C, axis=0, return_inverse=True)[1].ravel()[blocks]  # (G, B)
+        same = codes[:, :, None] == codes[:, None, :]
+        K = same / same.sum(axis=-1, keepdims=True)
+    return center_gram(K)
 
 
 class KernelDesign:
@@ -140,6 +174,8 @@ class KernelDesign:
     measure : {"hsic", "nocco"}, default="hsic"
     epsilon : float, default=1e-3
         NOCCO's regularization.
+    nocco_normalize : bool, default=False
+        Regularize the Frobenius-normalized centered Gram matrices instead.
     dtype : {np.float32, np.float64}, default=np.float32
         Precision of the streamed kernels (the targets and all sums that
         LARS sees are float64).
@@ -150,6 +186,12 @@ class KernelDesign:
         the features most likely to be asked for next (``hint``).
     n_jobs : int or None, default=None
         Chunks computed in parallel threads (results identical for any value).
+    covariate_gram : ndarray of shape (G, B, B) or None, default=None
+        Centered Gram matrix of the covariates in every block (see
+        :func:`covariate_gram`). When given, the part of the output kernel
+        explained by it is removed from ``h`` (pyHSICLasso's ``covars``): with
+        ``L`` and ``C`` the normalized, block-scaled output and covariate
+        designs, ``beta = <L, C> / <C, C>`` and ``h_k = <K_k, L - beta C>``.
 
     Attributes
     ----------
@@ -158,6 +200,8 @@ class KernelDesign:
         ``X^T y`` (seed 004 eq. (4)).
     hsic_raw : ndarray of shape (n_features,)
         Unnormalized ``tr(K_bar L_bar)`` averaged over blocks.
+    covariate_beta : float or None
+        ``beta`` of the covariates (None without covariates).
     n_passes : int
         Passes over all features (kernel recomputations).
     n_kernel_evaluations : int
@@ -165,13 +209,15 @@ class KernelDesign:
     """
 
     def __init__(self, X, y, *, kernel_x, kernel_y, blocks, measure="hsic", epsilon=1e-3,
-                 dtype=np.float32, chunk_size=None, prefetch=16, n_jobs=None):
+                 dtype=np.float32, chunk_size=None, prefetch=16, n_jobs=None,
+                 covariate_gram=None, nocco_normalize=False):
         self.kx, self.ky = kernel_x, kernel_y
         self.blocks = np.asarray(blocks, dtype=np.intp)
         self.G, self.B = self.blocks.shape
         self.P = self.B * self.B
         self.measure = measure
         self.epsilon = float(epsilon)
+        self.nocco_normalize = bool(nocco_normalize)
         self.dtype = np.dtype(dtype)
         self.prefetch = int(prefetch)
         self.n_jobs = n_jobs
@@ -183,6 +229,7 @@ class KernelDesign:
         self.n_passes = 0
         self.n_kernel_evaluations = 0
         self._cache: dict[int, np.ndarray] = {}
+        self.covariate_beta = None
         if y is None:  # raw passes only (forward HSIC)
             self.wx = self.wy = self.h = self.hsic_raw = None
             return
@@ -190,10 +237,22 @@ class KernelDesign:
         Ly = self._explicit(zy, kernel_y)  # (1, G, P) float64
         ny = np.sqrt((Ly * Ly).sum(axis=-1))
         self.wy = self._weights(ny, ny)[0]  # (G,)
-        norms, raw = self._scan(Ly.astype(self.dtype), need_norms=True)
+        V = Ly
+        if covariate_gram is not None:
+            Lc = np.asarray(covariate_gram, dtype=np.float64).reshape(1, self.G, self.P)
+            nc = np.sqrt((Lc * Lc).sum(axis=-1))
+            wc = self._weights(nc, nc)[0]
+            V = np.concatenate([Ly, Lc])
+        norms, raw = self._scan(V.astype(self.dtype), need_norms=True)
         self.wx = norms  # (d, G) weights
         self.hsic_raw = raw[:, :, 0].mean(axis=1)
         self.h = (self.wx * self.wy[None, :] * raw[:, :, 0]).sum(axis=1)
+        if covariate_gram is not None:
+            cc = float((wc * wc * (Lc[0] * Lc[0]).sum(axis=-1)).sum())
+            beta = float((self.wy * wc * (Ly[0] * Lc[0]).sum(axis=-1)).sum()) / cc if cc > 0 \
+                else 0.0
+            self.h = self.h - beta * (self.wx * wc[None, :] * raw[:, :, 1]).sum(axis=1)
+            self.covariate_beta = beta
 
     # ----------------------------------------------------------- helpers
     def _weights(self, norms, ok_scale):
@@ -208,7 +267,7 @@ class KernelDesign:
             K = kernel.gram(np.asarray(z_rows[i], dtype=np.float64)[self.blocks])
             Kc = center_gram(K)
             if self.measure == "nocco":
-                Kc = _nocco(Kc, self.epsilon)
+                Kc = _nocco(Kc, self.epsilon, self.nocco_normalize)
             out[i] = Kc.reshape(self.G, self.P)
         return out
 
@@ -217,7 +276,8 @@ class KernelDesign:
         c = hi - lo
         z = self.Z[lo:hi][:, self.blocks]  # (c, G, B)
         if self.measure == "nocco":
-            Kc = _nocco(center_gram(self.kx.gram(z.astype(np.float64))), self.epsilon)
+            Kc = _nocco(center_gram(self.kx.gram(z.astype(np.float64))), self.epsilon,
+                        self.nocco_normalize)
             norms = None
             if need_norms:
                 fro2 = np.einsum("cgij,cgij->cgi", Kc, Kc).sum(axis=-1)

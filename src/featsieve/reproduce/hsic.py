@@ -1,4 +1,5 @@
-"""Seed 004's experiments: HSIC Lasso and NOCCO Lasso against mRMR, cKTA, FHSIC (and QPFS).
+"""Seed 004's experiments: HSIC Lasso and NOCCO Lasso against mRMR, cKTA, FHSIC, SpAM, FVM
+(and QPFS).
 
 ``featsieve reproduce hsic`` returns three tables:
 
@@ -36,7 +37,7 @@ REAL_SETS = ("colon", "ALLAML", "leukemia", "lymphoma", "TOX_171", "Prostate_GE"
 
 
 def _selectors(k: int, d: int, random_state: int, with_qpfs: bool):
-    from ..kernel import CKTA, FHSIC, MRMR, QPFS, HSICLasso, NOCCOLasso
+    from ..kernel import CKTA, FHSIC, FVM, MRMR, QPFS, HSICLasso, NOCCOLasso, SpAM
 
     out = {
         "HSIC Lasso": HSICLasso(k),
@@ -44,6 +45,8 @@ def _selectors(k: int, d: int, random_state: int, with_qpfs: bool):
         "mRMR": MRMR(k),
         "cKTA": CKTA(k),
         "FHSIC": FHSIC(k),
+        "SpAM": SpAM(k),
+        "FVM": FVM(k),
     }
     if with_qpfs:
         out["QPFS"] = QPFS(k)
