@@ -53,7 +53,9 @@ COLUMN_HELP = {
 }
 _DISTRIBUTIONS = ("featsieve", "numpy", "scipy", "scikit-learn", "pandas", "pyarrow", "joblib",
                   "lightgbm", "matplotlib", "jinja2", "narwhals", "polars", "dask",
-                  "distributed", "ray", "tqdm", "click")
+                  "distributed", "ray", "tqdm", "click",
+                  # the comparators' libraries (featsieve[comparators])
+                  "boruta", "shap", "knockpy", "abess")
 
 
 # ---------------------------------------------------------------- data
