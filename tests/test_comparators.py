@@ -416,3 +416,17 @@ def test_path_supports_cover_every_column_with_a_constant_one():
         assert "x2" not in row["selected"] and row["n_selected"] >= 1
     sel = res.selectors["l1"]
     assert all(len(s) == 7 and not s[2] for _, s in sel.path_)
+
+
+def test_compare_names_the_comparators_at_once():
+    missing = [n for n in COMPARATORS if not featsieve.get_method(n).available]
+    if missing:
+        pytest.skip(f"not installed: {missing}")
+    X, y = _clf(n=160, d=5)
+    res = featsieve.compare(X, y, methods=["comparators", "cc"], estimator="tree")
+    rows = {r["method"]: r for r in res.rows}
+    assert list(rows) == ["all", *COMPARATORS, "cc"]
+    for name in ("boruta", "shap", "l1", "sfs", "abess"):
+        assert {"x0", "x1", "x2"} <= set(rows[name]["selected"]), (name, rows[name])
+    assert rows["l1"]["tuned"].startswith("penalty=")
+    assert rows["permutation"]["tuned"].startswith("sd=")
