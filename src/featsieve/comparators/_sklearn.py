@@ -210,7 +210,9 @@ class PermutationSelector(BaseSelector):
     drop exceeds ``n_std`` standard deviations of its drops over the repeats
     (``mean - n_std * std > 0``, the rule of scikit-learn's permutation
     importance guide with ``n_std=2``); with ``n_features_to_select`` set,
-    keep the top k by mean drop instead.
+    keep the top k by mean drop instead. Under ``compare`` the multiplier is
+    tuned on the model-validation split over {0, 1, 2, 3} from the one fit
+    (:meth:`support_at` with ``n_std=``).
 
     Parameters
     ----------
