@@ -185,6 +185,18 @@ def test_knockoffs_control_false_discoveries_and_leave_global_rng_alone():
     np.testing.assert_allclose(sel.scores_, again.scores_)
 
 
+def test_knockoff_plus_needs_about_ten_discoveries_and_offset_zero_does_not():
+    pytest.importorskip("knockpy")
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((300, 20))
+    y = X[:, :3] @ np.array([1.0, 1.0, 1.0]) + 0.5 * rng.standard_normal(300)
+    plus = featsieve.KnockoffSelector(random_state=0).fit(X, y)
+    assert not plus.support_.any() and not np.isfinite(plus.threshold_)
+    plain = featsieve.KnockoffSelector(offset=0, random_state=0).fit(X, y)
+    assert plain.get_support(indices=True).tolist() == [0, 1, 2]
+    np.testing.assert_allclose(plain.scores_, plus.scores_)  # same statistics, other cut
+
+
 def test_knockoffs_refuse_more_than_two_classes():
     pytest.importorskip("knockpy")
     X, y = make_classification(120, 6, n_informative=3, n_redundant=0, n_classes=3,

@@ -65,6 +65,10 @@ class KnockoffSelector(BaseSelector):
     ----------
     fdr : float in (0, 1), default=0.1
         Target false discovery rate.
+    offset : {0, 1}, default=1
+        1: knockoff+, which controls the FDR exactly; 0: the original knockoff
+        threshold ``#{W <= -T} / #{W >= T} <= fdr``, which controls a modified
+        FDR ``E[V / (R + 1/fdr)]`` and can keep a handful of columns.
     fstat : {"lasso", "ridge", "ols", "randomforest"}, default="lasso"
         knockpy's feature statistic.
     smatrix : {"mvr", "sdp", "equicorrelated", "mmi"}, default="mvr"
@@ -110,15 +114,17 @@ class KnockoffSelector(BaseSelector):
 
     _parameter_constraints = {
         "fdr": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "offset": [Interval(numbers.Integral, 0, 1, closed="both")],
         "fstat": [StrOptions({"lasso", "ridge", "ols", "randomforest"})],
         "smatrix": [StrOptions({"mvr", "sdp", "equicorrelated", "mmi"})],
         "task": _TASK,
         "random_state": ["random_state"],
     }
 
-    def __init__(self, *, fdr=0.1, fstat="lasso", smatrix="mvr", task="auto",
+    def __init__(self, *, fdr=0.1, offset=1, fstat="lasso", smatrix="mvr", task="auto",
                  random_state=None):
         self.fdr = fdr
+        self.offset = offset
         self.fstat = fstat
         self.smatrix = smatrix
         self.task = task
@@ -127,6 +133,7 @@ class KnockoffSelector(BaseSelector):
     def _fit(self, X, y):
         require("knockpy", "knockoff")
         from knockpy.knockoff_filter import KnockoffFilter
+        from knockpy.knockoff_stats import data_dependent_threshhold
         from sklearn.preprocessing import StandardScaler
 
         if self.task_ == "classification" and len(self.classes_) > 2:
@@ -142,14 +149,14 @@ class KnockoffSelector(BaseSelector):
         with _numpy_global_seed(seed_of(self.random_state)), warnings.catch_warnings():
             # knockpy passes scikit-learn arguments that newer versions deprecate
             warnings.simplefilter("ignore", FutureWarning)
-            if d == 1:  # knockpy needs two columns; a single column's statistic alone
-                rejections = np.zeros(1)
-                kf.W, kf.threshold = np.zeros(1), np.inf
+            if d == 1:  # knockpy needs two columns: nothing to compare a lone column with
+                W = np.zeros(1)
             else:
-                rejections = kf.forward(Xs, target, fdr=self.fdr)
-        self.scores_ = np.asarray(kf.W, float)
-        self.threshold_ = float(kf.threshold)
-        self.support_ = np.asarray(rejections, float) > 0
+                kf.forward(Xs, target, fdr=self.fdr)
+                W = np.asarray(kf.W, float)
+        threshold = float(data_dependent_threshhold(W, fdr=self.fdr, offset=self.offset))
+        self.scores_, self.threshold_ = W, threshold
+        self.support_ = W >= threshold if np.isfinite(threshold) else np.zeros(d, bool)
         self.n_model_fits_ = 1
         return self
 
