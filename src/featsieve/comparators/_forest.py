@@ -9,6 +9,7 @@ honest protocol around them.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
@@ -185,8 +186,12 @@ class _MeanAbsShap(BaseEstimator):
                 f"The shap method explains tree models (LightGBM, XGBoost, scikit-learn trees "
                 f"and forests); shap's TreeExplainer cannot read {type(self.model).__name__}: "
                 f"{exc}. Use --model lightgbm or tree.") from exc
-        # the additivity check trips on LightGBM's float rounding; the values are TreeSHAP's
-        phi = np.abs(np.asarray(explainer.shap_values(X, check_additivity=False)))
+        with warnings.catch_warnings():
+            # shap's note that a binary LightGBM's output shape changed: handled below
+            warnings.filterwarnings("ignore", message="LightGBM binary classifier",
+                                    category=UserWarning)
+            # the additivity check trips on LightGBM's float rounding; values are TreeSHAP's
+            phi = np.abs(np.asarray(explainer.shap_values(X, check_additivity=False)))
         if phi.ndim == 3 and phi.shape[0] == X.shape[0]:  # (rows, columns, classes)
             phi = phi.transpose(2, 0, 1)
         phi = phi.reshape(-1, X.shape[0], X.shape[1])  # (classes or 1, rows, columns)
@@ -265,6 +270,15 @@ class ShapRFESelector(BaseSelector):
     understanding with explainable AI for trees. Nature Machine Intelligence 2.
     Guyon, I. et al. (2002). Gene selection for cancer classification using
     support vector machines. Machine Learning 46 (recursive elimination).
+
+    Examples
+    --------
+    >>> from featsieve.comparators import ShapRFESelector
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(200, 8, n_informative=3, n_redundant=0,
+    ...                            shuffle=False, random_state=0)
+    >>> ShapRFESelector(step=1, cv=3, random_state=0).fit(X, y).get_support(indices=True)
+    array([0, 1, 2])
     """
 
     _parameter_constraints = {

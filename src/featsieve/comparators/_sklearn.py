@@ -92,6 +92,15 @@ class L1Selector(BaseSelector):
     ----------
     Tibshirani, R. (1996). Regression shrinkage and selection via the lasso.
     JRSS B 58(1). scikit-learn's ``SelectFromModel`` and L1-based selection.
+
+    Examples
+    --------
+    >>> from featsieve.comparators import L1Selector
+    >>> from sklearn.datasets import make_regression
+    >>> X, y = make_regression(200, 8, n_informative=3, noise=1.0, shuffle=False,
+    ...                        random_state=0)
+    >>> L1Selector(random_state=0).fit(X, y).get_support(indices=True)
+    array([0, 1, 2])
     """
 
     _parameter_constraints = {
@@ -248,6 +257,15 @@ class PermutationSelector(BaseSelector):
     ----------
     Breiman, L. (2001). Random forests. Machine Learning 45; scikit-learn's
     ``sklearn.inspection.permutation_importance``.
+
+    Examples
+    --------
+    >>> from featsieve.comparators import PermutationSelector
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(200, 8, n_informative=3, n_redundant=0,
+    ...                            shuffle=False, random_state=0)
+    >>> PermutationSelector(random_state=0).fit(X, y).get_support(indices=True)
+    array([0, 1, 2])
     """
 
     _parameter_constraints = {
@@ -376,6 +394,15 @@ class SFSSelector(BaseSelector):
     ----------
     Ferri, F. et al. (1994). Comparative study of techniques for large-scale
     feature selection; scikit-learn's ``SequentialFeatureSelector``.
+
+    Examples
+    --------
+    >>> from featsieve.comparators import SFSSelector
+    >>> from sklearn.datasets import make_classification
+    >>> X, y = make_classification(200, 8, n_informative=3, n_redundant=0,
+    ...                            shuffle=False, random_state=0)
+    >>> SFSSelector(cv=3, random_state=0).fit(X, y).get_support(indices=True)
+    array([0, 1, 2, 5])
     """
 
     _parameter_constraints = {

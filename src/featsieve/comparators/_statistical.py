@@ -110,6 +110,16 @@ class KnockoffSelector(BaseSelector):
     model-X knockoffs for high dimensional controlled variable selection.
     JRSS B 80(3). Spector, A. and Janson, L. (2022). Powerful knockoffs via
     minimizing reconstructability. Annals of Statistics 50(1) (mvr; knockpy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from featsieve.comparators import KnockoffSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 30))
+    >>> y = X[:, :12].sum(axis=1) + rng.standard_normal(300)
+    >>> KnockoffSelector(random_state=0).fit(X, y).get_support(indices=True)
+    array([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11])
     """
 
     _parameter_constraints = {
@@ -202,6 +212,15 @@ class AbessSelector(BaseSelector):
     Zhu, J., Wen, C., Zhu, J., Zhang, H. and Wang, X. (2020). A polynomial
     algorithm for best-subset selection problem. PNAS 117(52). Zhu, J. et al.
     (2022). abess: a fast best-subset selection library in Python and R. JMLR 23.
+
+    Examples
+    --------
+    >>> from featsieve.comparators import AbessSelector
+    >>> from sklearn.datasets import make_regression
+    >>> X, y = make_regression(200, 8, n_informative=3, noise=1.0, shuffle=False,
+    ...                        random_state=0)
+    >>> AbessSelector().fit(X, y).get_support(indices=True)
+    array([0, 1, 2])
     """
 
     _parameter_constraints = {
