@@ -12,7 +12,7 @@ import pytest
 import featsieve
 
 SRC = pathlib.Path(featsieve.__file__).parent
-FAMILIES = ("classic", "mask", "genetic", "kernel", "pca")
+FAMILIES = ("classic", "mask", "genetic", "kernel", "pca", "comparators")
 # what a family may import inside the package: the shared base layer only
 BASE_LAYER = {"_base", "_validation", "_utils", "_importance", "_elm", "protocol", "models", "scores",
               "progress"}

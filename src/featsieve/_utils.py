@@ -9,7 +9,17 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-__all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores"]
+__all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores",
+           "MethodUnavailableError"]
+
+
+class MethodUnavailableError(ImportError, ValueError):
+    """A method whose library is not installed; the message says what to install.
+
+    An ``ImportError`` and a ``ValueError`` (so the front ends report it as
+    bad input). Raised when the method is built (from the method table's
+    ``requires``) and by a wrapper that imports its library at fit time.
+    """
 
 
 def scorer_for(task: str) -> str:

@@ -157,7 +157,9 @@ def common(f):
 @click.argument("data", required=False)
 @common
 @click.option("--methods", "-m", default=None,
-              help="Comma-separated method names (default: every registered method for the task).")
+              help="Comma-separated methods (default: every registered method for the task): "
+                   "names, 'comparators' for all comparators, or module:Class import paths "
+                   "of your own selectors.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="Write the results as JSON here (the same data as --report).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
@@ -358,7 +360,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
     import pandas as pd
 
     from . import io
-    from ._registry import get_method, make_selector
+    from ._registry import make_selector, resolve_method
     from ._validation import detect_task
     from .models import make_model
     from .protocol import MIN_SAMPLES
@@ -380,7 +382,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
             params = sel.get_params() if sel is not None else {}
-            tuning = get_method(method).tuning
+            tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
             if k is not None and "n_features_to_select" not in params and not cut:
@@ -502,7 +504,10 @@ def list_methods(task):
 
     for n in names(task):
         spec = get_method(n)
-        click.echo(f"{n:<12} {spec.summary}  [{spec.source}]")
+        note = "" if spec.available else (
+            f"  (not installed: pip install 'featsieve[{spec.extra}]')" if spec.extra else
+            f"  (not installed: pip install {' '.join(spec.requires)})")
+        click.echo(f"{n:<12} {spec.summary}  [{spec.source}]{note}")
 
 
 @cli.command()

@@ -16,6 +16,16 @@ from functools import partial
 from ._registry import MethodSpec, Tuning, k_grid
 from ._utils import default_tree, scorer_for
 from .classic import EmbeddedSelector, ForwardSelector, RFECVSelector, RFESelector, UnivariateFilter
+from .comparators import (
+    EXTRA,
+    AbessSelector,
+    BorutaSelector,
+    KnockoffSelector,
+    L1Selector,
+    PermutationSelector,
+    SFSSelector,
+    ShapRFESelector,
+)
 from .genetic import FASTENER, FSSDS, POSS
 from .kernel import CKTA, FHSIC, FVM, MRMR, QPFS, HSICLasso, NOCCOLasso, SpAM
 from .mask import FLBMO, GBMO, MU_GRID
@@ -91,6 +101,11 @@ def _forward(*, task, **_):
     return {"scoring": scorer_for(task)}
 
 
+def _l1_penalties(selector, n_usable):
+    """The penalties of the L1 path whose supports differ (model-val picks one)."""
+    return selector.penalty_grid()
+
+
 # ------------------------------------------------------------ tuning grids
 def _k_grid(selector, n_usable):
     """{M/6, M/5, M/4, M/2} of the usable columns (seed 000 §4.2)."""
@@ -110,6 +125,7 @@ def _purity_grid(selector, n_usable):
 
 
 K = Tuning("n_features", _k_grid, label="k")
+_COMPARATOR = {"group": "comparators", "extra": EXTRA, "in_default": False}
 _CLASSIC_FIGURES = "featsieve.report._classic:figures"
 
 METHODS = (
@@ -264,4 +280,50 @@ METHODS = (
         figures="featsieve.report._pca:figures",
         summary="PCLFS-ext: smallest local maximum of the PCLFS F1 grid within T/n per feature "
                 "(T tuned on model-val)"),
+    # -------------------------------------------------------- comparators
+    # the selectors users already reach for, each through its own library
+    # (`pip install 'featsieve[comparators]'`); `--methods comparators` names them all
+    MethodSpec(
+        "boruta", BorutaSelector, uses_model=False, requires=("boruta",), **_COMPARATOR,
+        source="Kursa & Rudnicki (2010), Feature selection with the Boruta package, J. Stat. "
+               "Softw. 36(11); the boruta package (BorutaPy)",
+        summary="all-relevant: columns that beat their shuffled shadows in a random forest "
+                "(BorutaPy, <= 100 iterations)"),
+    MethodSpec(
+        "shap", ShapRFESelector, requires=("shap",), **_COMPARATOR,
+        source="Lundberg et al. (2020), From local explanations to global understanding with "
+               "explainable AI for trees, Nat. Mach. Intell. 2; shap TreeExplainer + "
+               "scikit-learn RFECV",
+        summary="recursive elimination by mean |SHAP| of the tree model, size by 5-fold CV on "
+                "the training part"),
+    MethodSpec(
+        "l1", L1Selector, **_COMPARATOR,
+        tuning=Tuning("penalty", _l1_penalties, label="penalty"),
+        source="Tibshirani (1996), Regression shrinkage and selection via the lasso, JRSS-B "
+               "58(1); scikit-learn SelectFromModel",
+        summary="L1 logistic regression / Lasso on standardized columns (SelectFromModel); "
+                "penalty (C / alpha) tuned on model-val over a 10-value path"),
+    MethodSpec(
+        "permutation", PermutationSelector, uses_selection_val=True, **_COMPARATOR,
+        tuning=Tuning("n_std", (0.0, 1.0, 2.0, 3.0), label="sd"),
+        source="Breiman (2001), Random forests, Mach. Learn. 45; scikit-learn "
+               "permutation_importance",
+        summary="permutation importance on the selection-val split, keep mean - sd x std > 0 "
+                "(sd tuned on model-val; 2 alone)"),
+    MethodSpec(
+        "sfs", SFSSelector, **_COMPARATOR,
+        source="Ferri, Pudil, Hatef & Kittler (1994), Comparative study of techniques for "
+               "large-scale feature selection; scikit-learn SequentialFeatureSelector",
+        summary="forward sequential selection, 5-fold CV, stops when a round gains < 0.005"),
+    MethodSpec(
+        "knockoff", KnockoffSelector, requires=("knockpy",), **_COMPARATOR,
+        source="Candès, Fan, Janson & Lv (2018), Panning for gold: model-X knockoffs, JRSS-B "
+               "80(3); knockpy",
+        summary="Gaussian model-X knockoffs + lasso statistic, knockoff+ at FDR 0.1 (numbers "
+                "or two classes)"),
+    MethodSpec(
+        "abess", AbessSelector, requires=("abess",), **_COMPARATOR,
+        source="Zhu, Wen, Zhu, Zhang & Wang (2020), A polynomial algorithm for best-subset "
+               "selection problem, PNAS 117(52); abess",
+        summary="best-subset linear / logistic model on standardized columns, size by EBIC"),
 )

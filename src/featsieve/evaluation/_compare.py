@@ -10,7 +10,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.dummy import DummyClassifier, DummyRegressor
 
-from .._registry import get_method, make_selector, tuning_candidates
+from .._registry import MethodSpec, build_selector, get_method, resolve_methods, tuning_candidates
 from .._registry import methods as registered_methods
 from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
@@ -137,8 +137,9 @@ def _frame(X, names, rows):
     return pd.DataFrame(X[rows], columns=names)
 
 
-def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs):
-    spec = get_method(name)
+def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, random_state,
+                n_jobs):
+    name = spec.name
     start = time.perf_counter()
     d = X.shape[1]
     if name == "all":
@@ -146,8 +147,8 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
         row = {"selection_score": None, "model_fits": 0, "tuned": ""}
         selector = None
     else:
-        selector = make_selector(name, task=task, estimator=model,
-                                 random_state=random_state, n_jobs=n_jobs)
+        selector = build_selector(spec, task=task, estimator=model,
+                                  random_state=random_state, n_jobs=n_jobs)
         if spec.path_params:
             selector.set_params(**spec.path_params)
         if spec.uses_selection_val:
@@ -219,9 +220,12 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
-    methods : list of str or None, default=None
-        Registered names; None runs every registered method that suits the
-        task and is in the default set.
+    methods : list or None, default=None
+        Method entries (:func:`featsieve.resolve_method`): registered names, a
+        group name (``"comparators"``), import paths ``"module:Class"``, or
+        selector instances (e.g. ``[SelectKBest(k=5), "gbmo"]``; each run fits
+        a clone). None runs every registered method that suits the task and
+        is in the default set.
     estimator : str or estimator, default="lightgbm"
         A name for :func:`featsieve.models.make_model` or an estimator.
     task : {"auto", "classification", "regression"}, default="auto"
@@ -254,14 +258,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     task = data.task
     if methods is None:
         methods = [m for m in registered_methods(task) if get_method(m).in_default]
-    else:
-        methods = [methods] if isinstance(methods, str) else list(methods)
-        for m in methods:
-            spec = get_method(m)
-            if task not in spec.tasks:
-                raise ValueError(f"Method {m!r} does not support {task}.")
-    if "all" not in methods:
-        methods.insert(0, "all")
+    specs = resolve_methods(methods, task)
+    if "all" not in [s.name for s in specs]:
+        specs.insert(0, get_method("all"))
+    methods = [s.name for s in specs]
     model = make_model(estimator, task, random_state=random_state) if isinstance(
         estimator, str) else estimator
     split = honest_split(data.y, task, fractions=fractions, random_state=random_state)
@@ -277,20 +277,20 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                 "n_jobs": n_jobs},
     )
     pbar = bar(len(methods), desc="methods", unit="method", enabled=progress)
-    for name in methods:
-        pbar.set_postfix_str(name)
-        row, selector = _run_method(name, data.X, data.y, names, task, split, model,
+    for spec in specs:
+        pbar.set_postfix_str(spec.name)
+        row, selector = _run_method(spec, data.X, data.y, names, task, split, model,
                                     random_state, n_jobs)
         result.rows.append(row)
         if selector is not None:
-            result.selectors[name] = selector
+            result.selectors[spec.name] = selector
         pbar.update(1)
     pbar.close()
     if audit:
         from ._inflation import add_audit_columns
 
         add_audit_columns(result, data.X, data.y, estimator=model, random_state=random_state,
-                          n_jobs=n_jobs, progress=progress,
+                          n_jobs=n_jobs, progress=progress, specs=specs,
                           **(audit if isinstance(audit, dict) else {}))
     return result
 

@@ -892,26 +892,26 @@ def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random
         ``"all"`` (nothing is selected, so nothing can inflate), a method that
         does not suit the task, or bad input.
     """
-    from .._registry import get_method, make_selector
+    from .._registry import build_selector, resolve_method
     from .._validation import detect_task
 
     if method == "all":
         raise ValueError("'all' selects nothing, so there is no selection to audit; "
                          "name a selection method (see `featsieve methods`).")
-    spec = get_method(method)
+    spec = resolve_method(method)
     resolved = detect_task(y, task)
     if isinstance(estimator, str):
         estimator = make_model(estimator, resolved, random_state=random_state)
     kw = dict(task=resolved, estimator=estimator, random_state=random_state, n_jobs=n_jobs)
-    sel = make_selector(method, **kw)
+    sel = build_selector(spec, **kw)
     noise_sel = None
     if spec.path_params:
-        noise_sel = make_selector(method, **kw).set_params(**spec.path_params)
+        noise_sel = build_selector(spec, **kw).set_params(**spec.path_params)
     return selection_inflation(
         sel, estimator, X, y, task=resolved, split=split, use_val=spec.uses_selection_val,
         noise_features=noise_features, k_values=k_values, n_repeats=n_repeats,
         noise_selector=noise_sel, max_noise_fits=max_noise_fits or None,
-        cv=cv, name=f"the {method} selector", random_state=random_state, n_jobs=n_jobs,
+        cv=cv, name=f"the {spec.name} selector", random_state=random_state, n_jobs=n_jobs,
         progress=progress)
 
 
@@ -919,9 +919,9 @@ AUDIT_COLUMNS = ("noise_inflation", "noise_se", "noise_pool", "nested_cv", "nest
 
 
 def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_features,
-                   k_values, n_repeats, max_noise_fits, cv, model_fits):
+                   k_values, n_repeats, max_noise_fits, cv, model_fits, spec=None):
     """The audit columns of one ``compare`` row (see :func:`featsieve.evaluation.compare`)."""
-    from .._registry import get_method, make_selector
+    from .._registry import build_selector, resolve_method
 
     rng = check_random_state(random_state)
     noise_seed, cv_seed = (int(s) for s in rng.randint(0, 2**31 - 1, size=2))
@@ -929,11 +929,11 @@ def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_featu
     if name == "all":
         nested = _cv_scores(None, model, X, y, task, cv, cv_seed, n_jobs)
     else:
-        spec = get_method(name)
+        spec = spec if spec is not None else resolve_method(name)
         kw = dict(task=task, estimator=model, random_state=random_state, n_jobs=n_jobs)
-        sel = make_selector(name, **kw)
+        sel = build_selector(spec, **kw)
         nested = _cv_scores(sel, model, X, y, task, cv, cv_seed, n_jobs)
-        noise_sel = make_selector(name, **kw)
+        noise_sel = build_selector(spec, **kw)
         if spec.path_params:
             noise_sel.set_params(**spec.path_params)
         pool = int(noise_features)
@@ -953,7 +953,7 @@ def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_featu
 
 def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
                       noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K, n_repeats=5,
-                      max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, progress=False):
+                      max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, progress=False, specs=None):
     """Add the selection-audit columns to every row of a ``ComparisonResult``.
 
     Per method: ``noise_inflation`` and ``noise_se`` (the noise-pool
@@ -973,11 +973,15 @@ def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
     random_state, n_jobs, noise_features, k_values, n_repeats, max_noise_fits, cv
         As in :func:`audit_method`.
     progress : bool, default=False
+    specs : list of MethodSpec or None, default=None
+        The resolved methods of the rows (a user's selector instance has no
+        registered name); None resolves each row's method name.
 
     Returns
     -------
     result : ComparisonResult
     """
+    by_name = {s.name: s for s in specs or ()}
     data = validate_Xy(X, y, task=result.task, min_samples=10, min_per_class=2)
     it = result.rows
     if progress:
@@ -988,5 +992,6 @@ def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
         row.update(_audit_columns(
             row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
             noise_features=noise_features, k_values=tuple(k_values), n_repeats=n_repeats,
-            max_noise_fits=max_noise_fits, cv=cv, model_fits=row.get("model_fits")))
+            max_noise_fits=max_noise_fits, cv=cv, model_fits=row.get("model_fits"),
+            spec=by_name.get(row["method"])))
     return result

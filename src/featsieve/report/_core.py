@@ -64,13 +64,18 @@ def package_versions() -> dict:
     -------
     versions : dict
         ``python``, ``platform`` and one entry per distribution in
-        ``featsieve``'s dependency set; ``"not installed"`` for optional ones
-        that are absent. Reads package metadata only (imports nothing).
+        ``featsieve``'s dependency set, then the libraries the method table's
+        rows require (the comparators' ``featsieve[comparators]``, skrebate);
+        ``"not installed"`` for optional ones that are absent. Reads package
+        metadata only (imports none of them).
     """
     from importlib.metadata import PackageNotFoundError, version
 
+    from .._registry import get_method, methods
+
+    libraries = dict.fromkeys(m for n in methods() for m in get_method(n).requires)
     out = {"python": platform.python_version(), "platform": platform.platform(terse=True)}
-    for dist in _DISTRIBUTIONS:
+    for dist in (*_DISTRIBUTIONS, *(m for m in libraries if m not in _DISTRIBUTIONS)):
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
