@@ -40,6 +40,7 @@ from sklearn.utils import check_random_state
 
 from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
+from ..progress import track
 
 __all__ = [
     "InflationResult",
@@ -445,11 +446,8 @@ def noise_pool_test(selector, estimator, y, *, task="auto", split=None, test_siz
     jobs = (delayed(_noise_repeat)(selector, estimator, y_enc, task, tr, te, wh, k_values,
                                    n_noise, int(s), noise)
             for s, (tr, te, wh) in zip(seeds, splits, strict=True))
-    out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
-    if progress:
-        from tqdm.auto import tqdm
-
-        out = tqdm(out, total=len(seeds), desc="noise pool", unit="repeat", leave=False)
+    out = track(Parallel(n_jobs=n_jobs, return_as="generator")(jobs), total=len(seeds),
+                desc="noise pool", unit="repeat", enabled=progress)
     rows = []
     for i, (rep_rows, _fits) in enumerate(out):
         for r in rep_rows:
@@ -979,12 +977,7 @@ def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
     result : ComparisonResult
     """
     data = validate_Xy(X, y, task=result.task, min_samples=10, min_per_class=2)
-    it = result.rows
-    if progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(it, desc="audit", unit="method", leave=False)
-    for row in it:
+    for row in track(result.rows, desc="audit", unit="method", enabled=progress):
         row.update(_audit_columns(
             row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
             noise_features=noise_features, k_values=tuple(k_values), n_repeats=n_repeats,
