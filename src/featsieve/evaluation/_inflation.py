@@ -33,14 +33,15 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
-from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
+from .._utils import scorer_for
 from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
 from ..progress import track
+from ._refit import final_model, refit_scores
 
 __all__ = [
     "InflationResult",
@@ -58,10 +59,6 @@ DEFAULT_FRACTIONS = (0.6, 0.2, 0.2)  # seed 002: 756 / 252 / 252 of 1,260 rows
 
 
 # ----------------------------------------------------------------- helpers
-def _metric_scorer(task: str) -> str:
-    return "accuracy" if task == "classification" else "neg_mean_squared_error"
-
-
 def _seeded(est, seed):
     """A clone of ``est`` whose unset ``random_state`` is fixed to ``seed``."""
     est = clone(est)
@@ -69,21 +66,6 @@ def _seeded(est, seed):
     if "random_state" in params and params["random_state"] is None:
         est.set_params(random_state=int(seed))
     return est
-
-
-def _final_model(estimator, task, n_selected):
-    if n_selected == 0:
-        return DummyClassifier() if task == "classification" else DummyRegressor()
-    return clone(estimator)
-
-
-def _fit_score(estimator, task, X_fit, y_fit, X_evals, y_evals, cols):
-    """Refit on the chosen columns; scores on each (X, y) pair (metric units)."""
-    cols = np.asarray(cols, dtype=np.int64)
-    est = _final_model(estimator, task, len(cols))
-    use = cols if len(cols) else np.arange(X_fit.shape[1])
-    est.fit(X_fit[:, use], y_fit)
-    return [score(task, ye, est.predict(Xe[:, use])) for Xe, ye in zip(X_evals, y_evals, strict=True)]
 
 
 def _baseline(task, y_fit, y_eval) -> float:
@@ -304,8 +286,8 @@ def _noise_repeat(selector, estimator, y, task, train, test, whole, k_values, n_
         order = _column_order(sel, Z.shape[1])
         for k in k_values:
             cols = order[:k]
-            tr, te = _fit_score(model, task, Z[train], y[train], [Z[train], Z[test]],
-                                [y[train], y[test]], cols)
+            tr, te = refit_scores(model, task, Z[train], y[train],
+                                  [(Z[train], y[train]), (Z[test], y[test])], cols)
             rows.append({"repeat": None, "seed": int(seed), "k": int(k), "source": source,
                          "n_selected": int(len(cols)), "train_score": tr, "test_score": te,
                          "baseline": base})
@@ -504,12 +486,12 @@ def _cv_scores(selector, model, X, y, task, n_splits, cv_seed, n_jobs, columns=N
     """CV of ``Pipeline(selector, model)`` (or of the model on ``columns``)."""
     if columns is not None:
         columns = np.asarray(columns, dtype=np.int64)
-        est = _final_model(model, task, len(columns))
+        est = final_model(model, task, len(columns))
         X = X[:, columns] if len(columns) else X
     else:
         est = model if selector is None else Pipeline([("select", selector), ("model", model)])
     s = cross_val_score(est, X, y, cv=_cv(task, n_splits, cv_seed),
-                        scoring=_metric_scorer(task), n_jobs=n_jobs)
+                        scoring=scorer_for(task), n_jobs=n_jobs)
     s = s if task == "classification" else -s
     return {"mean": float(np.mean(s)), "std": float(np.std(s)),
             "scores": [float(v) for v in s], "metric": metric_name(task),
@@ -787,8 +769,8 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
         sel.fit(frame.iloc[sel_rows], ya[sel_rows])
     support = np.asarray(sel.get_support(), dtype=bool)
     cols = np.flatnonzero(support)
-    (test_score,) = _fit_score(model, task, Xa[sel_rows], ya[sel_rows], [Xa[test]], [ya[test]],
-                               cols)
+    (test_score,) = refit_scores(model, task, Xa[sel_rows], ya[sel_rows], [(Xa[test], ya[test])],
+                                 cols)
     own = getattr(sel, "selection_score_", None)
     if own is not None:
         own_source = "selection_score_"
@@ -796,11 +778,11 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
     else:
         own_source = "inner_cv"
         Xs = Xa[np.ix_(sel_rows, cols)] if len(cols) else Xa[sel_rows]
-        m = _final_model(model, task, len(cols))
+        m = final_model(model, task, len(cols))
         n_cv = min(cv, int(np.bincount(ya[sel_rows]).min()) if task == "classification" else cv)
         if n_cv >= 2:
             s = cross_val_score(m, Xs, ya[sel_rows], cv=_cv(task, n_cv, cv_seed),
-                                scoring=_metric_scorer(task), n_jobs=n_jobs)
+                                scoring=scorer_for(task), n_jobs=n_jobs)
             own = float(np.mean(s)) if task == "classification" else float(-np.mean(s))
         else:
             own = float("nan")

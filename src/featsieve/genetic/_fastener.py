@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
+from .._utils import default_tree
 from ..progress import bar
 from ..protocol import holdout_split
 from ._bitset import from_bits, popcount, to_bits
@@ -34,15 +35,6 @@ __all__ = ["FASTENER", "POSS"]
 _log = logging.getLogger("featsieve.genetic")
 
 _SCORINGS = {"auto", "f1", "f1_macro", "f1_weighted", "accuracy", "neg_rmse", "neg_mse", "r2"}
-
-
-def _default_tree(task, seed):
-    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-
-    # seed 001 §5.1: Gini, at least two samples to split (scikit-learn defaults)
-    if task == "classification":
-        return DecisionTreeClassifier(criterion="gini", min_samples_split=2, random_state=seed)
-    return DecisionTreeRegressor(min_samples_split=2, random_state=seed)
 
 
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
@@ -95,7 +87,7 @@ class _GeneticSearch(BaseSelector):
 
     def _default_estimator(self, seed):
         """The model when ``estimator`` is None: a decision tree (§5.1)."""
-        return _default_tree(self.task_, seed)
+        return default_tree(self.task_, random_state=seed)  # Gini, 2 samples to split
 
     # ---------------------------------------------------------- set up
     def _setup(self, X, y, X_val, y_val):
