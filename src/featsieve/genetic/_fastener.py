@@ -31,6 +31,21 @@ __all__ = ["FASTENER", "POSS"]
 _SCORINGS = {"auto", "f1", "f1_macro", "f1_weighted", "accuracy", "neg_rmse", "neg_mse", "r2"}
 
 
+#: The parameters every search of the family shares (see ``_COMMON_DOC``).
+_SEARCH_CONSTRAINTS = {
+    "scoring": [StrOptions(_SCORINGS), callable],
+    "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
+    "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
+                                                           closed="left")],
+    "tol": [Interval(numbers.Real, 0, None, closed="left")],
+    "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
+    "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
+    "task": [StrOptions({"auto", "classification", "regression"})],
+    "random_state": ["random_state"],
+    "n_jobs": [numbers.Integral, None],
+    "progress": ["boolean"],
+}
+
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
 _PREDICATE = [Interval(numbers.Integral, 0, None, closed="left"), "boolean", callable, None]
 
@@ -521,17 +536,7 @@ class FASTENER(_GeneticSearch):
         "reset_to_front": _PREDICATE,
         "purge_front": _PREDICATE,
         "gene_purge": [callable, None],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, n_generations=50, mating_pool=None, crossover=None,
@@ -677,17 +682,7 @@ class POSS(_GeneticSearch):
         "mutation": [callable, None],
         "initial": [StrOptions({"empty", "first"}), list],
         "max_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, n_generations=500, batch_size=1, mutation=None,

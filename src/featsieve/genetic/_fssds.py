@@ -22,11 +22,11 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval
 
 from ..progress import bar
 from ._bitset import bits_mask, to_bits
-from ._fastener import _ATTR_DOC, _COMMON_DOC, _SCORINGS, _GeneticSearch
+from ._fastener import _ATTR_DOC, _COMMON_DOC, _SEARCH_CONSTRAINTS, _GeneticSearch
 
 __all__ = ["FSSDS"]
 
@@ -159,17 +159,7 @@ class FSSDS(_GeneticSearch):
         "sizes": [Interval(numbers.Integral, 1, None, closed="left"), list, None],
         "n_agents": [Interval(numbers.Integral, 2, None, closed="left")],
         "n_iterations": [Interval(numbers.Integral, 0, None, closed="left")],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, sizes=None, n_agents=20, n_iterations=20,
