@@ -291,6 +291,27 @@ def test_audit_config_is_the_one_set_of_options(sonar):
     assert FRONT_END_AUDIT.with_options(k_values=[2, 3]).k_values == (2, 3)
 
 
+def test_one_refit_and_score_for_compare_and_the_audit(sonar):
+    from featsieve.evaluation import evaluate_support
+    from featsieve.evaluation._refit import refit_scores
+
+    X, y = sonar
+    Xa, ya = X.to_numpy(), pd.factorize(y)[0]
+    tr, te = np.arange(0, 150), np.arange(150, len(ya))
+    mask = np.zeros(Xa.shape[1], bool)
+    mask[[3, 10, 44]] = True
+    want = float(np.mean(tree(3).fit(Xa[tr][:, mask], ya[tr]).predict(Xa[te][:, mask])
+                         == ya[te]))
+    assert evaluate_support(tree(3), "classification", Xa[tr], ya[tr], Xa[te], ya[te],
+                            mask) == want
+    assert refit_scores(tree(3), "classification", Xa[tr], ya[tr], [(Xa[te], ya[te])],
+                        [3, 10, 44]) == [want]
+    # nothing selected: the majority class of the fitting rows
+    majority = np.bincount(ya[tr]).argmax()
+    assert refit_scores(tree(3), "classification", Xa[tr], ya[tr], [(Xa[te], ya[te])],
+                        []) == [float(np.mean(ya[te] == majority))]
+
+
 def test_input_not_modified(sonar):
     X, y = sonar
     X0, y0 = X.copy(), y.copy()
