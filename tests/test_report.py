@@ -15,7 +15,7 @@ import pytest
 
 import featsieve
 from featsieve.evaluation import compare_seeds
-from featsieve.progress import bar, is_enabled, track
+from featsieve.progress import bar, track
 from featsieve.report import (
     inflation_columns,
     method_figures,
@@ -309,17 +309,20 @@ class _Tty(io.StringIO):
 
 
 def test_progress_only_on_a_terminal(monkeypatch):
-    assert not is_enabled(True, stream=io.StringIO())
-    assert not is_enabled(False, stream=_Tty()) and not is_enabled(None, stream=_Tty())
-    assert is_enabled(True, stream=_Tty())
-    # off: items unchanged, tqdm untouched
-    assert list(track(iter(range(4)), desc="x", enabled=True)) == [0, 1, 2, 3]
-    b = bar(3, enabled=False)
-    b.update(2)
-    assert b.n == 2
+    # off: the items themselves, no bar
+    items = iter(range(4))
+    assert track(items, desc="x", enabled=False) is items
+    # asked for, but standard error is no terminal: tqdm's disable=None draws nothing
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert list(track(range(3), desc="steps", enabled=True, leave=True)) == [0, 1, 2]
+    assert bar(3, enabled=True).disable and err.getvalue() == ""
     # on (fake terminal): a real bar that counts and shows a rate
     err = _Tty()
     monkeypatch.setattr(sys, "stderr", err)
+    assert bar(3, enabled=False).disable and not bar(3, enabled=True).disable
+    err.seek(0)
+    err.truncate(0)
     assert list(track(range(5), desc="steps", enabled=True, leave=True)) == list(range(5))
     text = err.getvalue()
     assert "steps" in text and "5/5" in text and "it/s" in text

@@ -9,6 +9,8 @@ from ._compare import (
     evaluate_support,
 )
 from ._inflation import (
+    FRONT_END_AUDIT,
+    AuditConfig,
     InflationResult,
     NoisePoolResult,
     add_audit_columns,
@@ -19,6 +21,8 @@ from ._inflation import (
 )
 
 __all__ = [
+    "AuditConfig",
+    "FRONT_END_AUDIT",
     "ComparisonResult",
     "InflationResult",
     "NoisePoolResult",

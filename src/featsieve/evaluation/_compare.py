@@ -7,14 +7,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.dummy import DummyClassifier, DummyRegressor
 
 from .._registry import MethodSpec, build_selector, get_method, resolve_methods, tuning_candidates
 from .._registry import methods as registered_methods
 from .._validation import validate_Xy
-from ..models import greater_is_better, make_model, metric_name, metric_value, score
+from ..models import greater_is_better, make_model, metric_name, metric_value
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
+from ._refit import evaluate_support
 
 __all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
            "evaluate_support"]
@@ -113,24 +112,6 @@ class ComparisonResult:
             text += (f"; the most optimistic selection number was {worst['method']}'s, "
                      f"{worst['gap']:.3g} better than what it delivers on unseen rows")
         return text + "."
-
-
-def _final_model(model, task, n_selected):
-    if n_selected == 0:
-        return DummyClassifier() if task == "classification" else DummyRegressor()
-    return clone(model)
-
-
-def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support) -> float:
-    """Fit a fresh copy of ``model`` on the selected columns and score it.
-
-    With no selected column the score is that of the majority class / mean.
-    """
-    support = np.asarray(support, bool)
-    est = _final_model(model, task, int(support.sum()))
-    cols = support if support.any() else np.ones_like(support)
-    est.fit(X_fit[:, cols], y_fit)
-    return score(task, y_eval, est.predict(X_eval[:, cols]))
 
 
 def _frame(X, names, rows):

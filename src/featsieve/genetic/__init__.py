@@ -8,6 +8,11 @@ baseline on the same evaluator and front. The seed's other baselines
 (decision-tree forward selection, §5.4; k-best and ReliefF, §5.2) are rows of
 the method table (:mod:`featsieve.methods`) built from the classic selectors
 and :mod:`featsieve.scores`.
+
+The engine is apart from the estimators: ``_search`` holds one run's state
+(evaluator, cache, front, generator, record) and the strategies FASTENER and
+POSS run on it; the estimators build the state in ``fit`` and read the result
+off it, so nothing of a search stays on them.
 """
 
 from __future__ import annotations

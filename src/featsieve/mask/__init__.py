@@ -1,8 +1,15 @@
-"""GBMO and FLBMO: training-free selection with binary feature masks (seed ``000_dd912381c0e6a8a4.txt``)."""
+"""GBMO and FLBMO: training-free selection with binary feature masks (seed ``000_dd912381c0e6a8a4.txt``).
+
+Estimators in ``_gbmo``; the engine apart: the SLUF loop over a candidate
+evaluator (batched predict or the compiled tree kernel) in ``_sluf``, the stop
+rules (GBMO's slack, FLBMO's size) in ``_stop``, the losses in ``_losses``.
+"""
 
 from __future__ import annotations
 
 from ._gbmo import FLBMO, GBMO, MU_GRID
-from ._sluf import gbmo_stop_iteration, unused_columns
+from ._sluf import unused_columns
+from ._stop import SizeStop, SlackStop, gbmo_stop_iteration
 
-__all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]
+__all__ = ["GBMO", "FLBMO", "MU_GRID", "SizeStop", "SlackStop", "gbmo_stop_iteration",
+           "unused_columns"]

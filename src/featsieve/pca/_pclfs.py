@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
 from .._importance import model_importances
+from .._utils import rank_from_scores
 from ..scores import pca_loading_scores
 
 __all__ = ["pclfs_extended_size", "PCLFS"]
@@ -338,9 +339,7 @@ class PCLFS(BaseSelector):
         n = X.shape[1]
         names = self._fit_feature_names
         scores = pca_loading_scores(X, n_components=self.n_components, loadings=self.loadings)
-        order = np.lexsort((np.arange(n), -scores))
-        ranking = np.empty(n, dtype=np.int64)
-        ranking[order] = np.arange(1, n + 1)
+        order, ranking = rank_from_scores(scores)
 
         folds = self._folds(X, y, rng)
         seed = rng.randint(0, 2**31 - 1)
@@ -372,7 +371,7 @@ class PCLFS(BaseSelector):
             imp = model_importances(final, X[:, top], y, scoring=scorer,
                                     random_state=seed)
             # most important first; ties keep the PCLFS order
-            pick = top[np.lexsort((np.arange(n_pclfs), -imp))[:n_ext]]
+            pick = top[rank_from_scores(imp)[0][:n_ext]]
             support[pick] = True
             full_imp = np.zeros(len(self._usable))
             usable_idx = np.flatnonzero(self._usable)
@@ -422,7 +421,7 @@ class PCLFS(BaseSelector):
                              "(the Step-5 importances).")
         size = pclfs_extended_size(self.grid_scores_, max_score_drop)
         top, imp = self._ext_top, self._ext_imp
-        pick = top[np.lexsort((np.arange(len(top)), -imp))[:size]]
+        pick = top[rank_from_scores(imp)[0][:size]]
         usable_idx = np.flatnonzero(self._usable)
         support = np.zeros(len(self._usable), dtype=bool)
         support[usable_idx[pick]] = True

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._utils import rank_from_scores
+
 __all__ = ["figures", "forward_plot_data", "scores_plot_data"]
 
 
@@ -68,7 +70,7 @@ def scores_plot_data(selector, *, top: int = 30) -> dict:
         ``n_features`` (all columns) and ``n_selected``.
     """
     scores = np.asarray(selector.scores_, dtype=float)
-    order = np.lexsort((np.arange(len(scores)), -scores))
+    order, _ = rank_from_scores(scores)
     order = order[scores[order] > 0][:top]  # columns scoring 0 carry nothing to show
     names = _names(selector)
     thr = getattr(selector, "threshold", None)

@@ -11,10 +11,11 @@ import io as _io
 import math
 import os
 import platform
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from .._utils import atomic_write
 
 __all__ = [
     "STANDARD_COLUMNS",
@@ -674,14 +675,6 @@ def write_report(path, result=None, **kwargs) -> Path:
     if out.is_dir():
         raise ValueError(f"{out} is a directory; give a file name such as report.html.")
     html = render_report(result, **kwargs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(html)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is for sharing
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_write(out) as tmp:
+        tmp.write_text(html, encoding="utf-8")
     return out
