@@ -26,7 +26,7 @@ import math
 import os
 from dataclasses import dataclass
 
-__all__ = ["Cost", "ResourceError", "ScalableFormWarning", "GIB", "memory_budget",
+__all__ = ["Cost", "ResourceError", "ScalableFormWarning", "LeftOutWarning", "model_kind", "GIB", "memory_budget",
            "check_memory", "format_bytes", "fit_seconds"]
 
 GIB = 2**30
@@ -45,6 +45,10 @@ class ResourceError(ValueError):
 
 class ScalableFormWarning(UserWarning):
     """A method switched to its stated scalable form because of the table's shape."""
+
+
+class LeftOutWarning(UserWarning):
+    """``compare``'s default set left a method out: its estimated cost is far beyond the rest."""
 
 
 def memory_budget() -> int:
