@@ -316,13 +316,14 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
         if c is not None and c.memory_bytes > budget:
             why = f"needs about {format_bytes(c.memory_bytes)} (budget {format_bytes(budget)})"
         elif c is not None and c.seconds > limit:
-            why = (f"estimated {c.describe()}, far beyond the others (median "
-                   f"~{median:.0f} s)")
+            work = (f"{c.kernel_entries:.2g} kernel entries, " if c.kernel_entries else
+                    f"{c.fits:,} model fits, " if c.fits > 5 else "")
+            why = (f"estimated ~{c.seconds:,.0f} s ({work}{format_bytes(c.memory_bytes)}), "
+                   f"far beyond the others' median of ~{median:.0f} s")
         else:
             keep.append(m)
             continue
-        left.append(f"left out {m}: {why}; run it anyway by naming it in --methods "
-                    f"(methods=[..., {m!r}]).")
+        left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
     return keep, left
 
 

@@ -141,9 +141,10 @@ def _mask_cost(sel, n, d):
     n_tr, n_val = 0.6 * n, 0.4 * n
     u = min(d, 3000)
     per_copy = 0.1 if getattr(sel, "tree_kernel", False) else 1.0  # compiled tree kernel
-    return Cost(memory_bytes=8 * n * d + 8 * n_val * min(u, 256) * d, fits=1,
-                fit_seconds=fit_seconds(kind, n_tr, d),
-                predictions=per_copy * u * (u + 1) / 2 * n_val, model=kind)
+    copies = u * (u + 1) / 2
+    return Cost(memory_bytes=4 * 8 * n * d, fits=1,
+                fit_seconds=fit_seconds(kind, n_tr, d) + 2e-5 * copies,  # + per-copy overhead
+                predictions=per_copy * copies * n_val, model=kind)
 
 
 def _search_cost(cols):

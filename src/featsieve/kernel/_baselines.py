@@ -235,10 +235,10 @@ class _GramBaseline(_KernelParams, BaseSelector):
         n, d = n_samples, n_features
         plan = _plan(self, n, d, check=False)
         P = plan.n_groups * plan.block**2
-        per_pass = max(1, (256 << 20) // max(P * 8, 1))
+        per_pass = min(d, max(1, (256 << 20) // max(P * 8, 1)))
         passes = 1 + int(np.ceil(d / per_pass))
         gram = (3 + self._solver_copies) * 8.0 * d * d
-        return Cost(memory_bytes=plan.memory + gram + per_pass * P * 8,
+        return Cost(memory_bytes=plan.memory + gram + per_pass * P * 16,
                     kernel_entries=float(passes) * d * P, flops=self._solver_flops(d),
                     strategy=plan.strategy)
 
@@ -397,7 +397,7 @@ class QPFS(_GramBaseline):
             n_permutations=n_permutations, permutations=permutations, dtype=dtype,
             chunk_size=chunk_size, task=task, random_state=random_state, n_jobs=n_jobs))
 
-    _solver_copies = 4  # SLSQP's dense (d + 1)^2 work arrays
+    _solver_copies = 2  # SLSQP's dense (d + 1)^2 work arrays
 
     def _solver_flops(self, d):
         return float(self.max_iter) * float(d) ** 3

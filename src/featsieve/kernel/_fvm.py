@@ -139,10 +139,10 @@ class FVM(BaseSelector):
         self.task = task
 
     def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
-        """The ``d x d`` mutual-information matrix (three float64 copies while it is
+        """The ``d x d`` mutual-information matrix (four float64 copies while it is
         assembled, ``d`` joint counts of ``O(n d)``) and the LARS path on it."""
         n, d = n_samples, n_features
-        return Cost(memory_bytes=3 * 8.0 * d * d + 4 * 8 * n * d,
+        return Cost(memory_bytes=4 * 8.0 * d * d + 4 * 8 * n * d,
                     flops=30.0 * n * d * d + float(d) ** 3)
 
     def _fit(self, X, y):

@@ -78,7 +78,7 @@ def _n_perms(est, n_blocks):
     return int(est.n_permutations)
 
 
-def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True):
+def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True, prefetch=0):
     """Choose the blocking by shape and check the memory, before any allocation.
 
     ``block_size="auto"``: the plain form (one block of all rows) while its
@@ -89,8 +89,9 @@ def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True):
     AUTO_BLOCK_HSIC`` (20, M = ``n_permutations``) or block NOCCO with ``B =
     AUTO_BLOCK_NOCCO`` (250). An explicit ``block_size`` is kept; when its
     memory is over the budget, :class:`~featsieve._resources.ResourceError`.
-    The pass size (Gram columns per pass, prefetch included) is the largest
-    that fits the budget, at least 1: the selection does not depend on it.
+    The pass size (Gram columns per pass, ``1 + prefetch``) is capped at the
+    largest that fits the budget, at least 1: the selection does not depend
+    on it. ``memory`` is the estimate at the pass size used.
     """
     itemsize = np.dtype(getattr(est, "dtype", "float32")).itemsize
     chunk = getattr(est, "chunk_size", None)
@@ -130,7 +131,8 @@ def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True):
             f"FEATSIEVE_MEMORY_GB.")
     per_col = cost(B, 2)[2] - need
     max_batch = int(max(1, 1 + (budget - need) // max(per_col, 1)))
-    return _Plan(B, G, Bv, max_batch, need, plain, strategy)
+    batch = min(max_batch, 1 + int(prefetch), d)  # the pass size fit will use
+    return _Plan(B, G, Bv, max_batch, cost(B, batch)[2], plain, strategy)
 
 
 def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covariates=None,
@@ -144,7 +146,8 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
     kx = resolve_kernel(est.kernel_x, name="kernel_x")
     ky = resolve_kernel(est.kernel_y, task=est.task_, name="kernel_y")
     rng = check_random_state(est.random_state)
-    plan = _plan(est, X.shape[0], X.shape[1], measure=measure, cached_columns=cached_columns)
+    plan = _plan(est, X.shape[0], X.shape[1], measure=measure, cached_columns=cached_columns,
+                 prefetch=prefetch)
     if plan.strategy:
         warnings.warn(f"{type(est).__name__}: {plan.strategy}.", ScalableFormWarning,
                       stacklevel=4)
@@ -171,7 +174,8 @@ def _kernel_cost(est, n, d, k, *, measure="hsic", prefetch=16, passes=None) -> C
     one per pass of Gram columns, ``ceil((k + 1) / batch)``).
     """
     cached = k + 1 + prefetch
-    plan = _plan(est, n, d, measure=measure, cached_columns=cached, check=False)
+    plan = _plan(est, n, d, measure=measure, cached_columns=cached, check=False,
+                 prefetch=prefetch)
     if passes is None:
         passes = 1 + int(np.ceil((k + 1) / max(1, min(prefetch + 1, plan.max_batch))))
     P = plan.n_groups * plan.block**2
