@@ -24,6 +24,8 @@ its peak memory, ``ru_maxrss``, is its own):
   RFE (``step="auto"``) at d = 20,000 against scikit-learn ``RFE(step=1)``
   timed at d = 2,000 (its d fits grow as d^2 in columns: 20,000 is
   extrapolated, stated).
+- ``cluster``: ``compare_seeds`` (4 seeds) on a dask ``LocalCluster`` of 1 and
+  of 2 worker processes: the speed-up from 1 to 2 workers.
 
 ``--scale s`` multiplies the row count of ``tall``/``anchors``' MI and the
 column count of ``wide``/``wall``/``anchors``' mRMR and RFE (e.g. 0.1 for a
@@ -275,8 +277,38 @@ def part_anchors(args):
               f"d = {res['small']:,} (extrapolated to d = {d2:,}: ~{extrap:.0f} s)")
 
 
+# ----------------------------------------------------------------- cluster
+def part_cluster(args):
+    """``compare_seeds`` over 4 seeds on a dask LocalCluster of 1, then 2 worker processes."""
+    res = _run("""
+        from distributed import Client, LocalCluster
+        from joblib import parallel_config
+        from featsieve.datasets import load_sonar
+        from featsieve.evaluation import compare_seeds
+        X, y = load_sonar(return_X_y=True)
+        kw = dict(methods=["cc", "embedded", "forward", "rfe"], estimator="tree",
+                  seeds=[0, 1, 2, 3])
+        out = {}
+        for workers in (1, 2):
+            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                              dashboard_address=None) as cluster, Client(cluster):
+                with parallel_config(backend="dask"):
+                    compare_seeds(X, y, **dict(kw, seeds=[9]))  # warm the workers
+                    t = time.perf_counter()
+                    r = compare_seeds(X, y, **kw)
+                    out[workers] = time.perf_counter() - t
+        print(json.dumps({"w1": out[1], "w2": out[2]}))
+    """)
+    if "w1" in res:
+        print(f"\ncompare_seeds, sonar, 4 seeds x (cc, embedded, forward, rfe), tree: 1 worker "
+              f"{res['w1']:.1f} s, 2 workers {res['w2']:.1f} s, speed-up "
+              f"{res['w1'] / res['w2']:.2f}x")
+    else:
+        print(res)
+
+
 PARTS = {"tables": part_tables, "wall": part_wall, "tall": part_tall, "wide": part_wide,
-         "anchors": part_anchors}
+         "anchors": part_anchors, "cluster": part_cluster}
 
 
 def main():
