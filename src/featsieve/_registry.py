@@ -95,10 +95,12 @@ class MethodSpec:
         None: when ``cls`` takes an ``estimator`` argument.
     tuning : Tuning or None
         The cut ``compare`` tunes on model-val (None: the fit's own support).
-    path_params : dict or callable
-        Parameters ``compare`` sets so that one fit yields every candidate; a
-        callable ``path_params(n_samples, n_features)`` returns them by shape
-        (e.g. a path capped on wide tables). See :meth:`path_params_for`.
+    path_params : dict
+        Parameters ``compare`` sets so that one fit yields every candidate.
+    path_cap : int or None
+        On wide tables a fractional ``n_features_to_select`` of
+        ``path_params`` stops at this many columns (larger k then read the
+        method's ranking beyond the path); see :meth:`path_params_for`.
     in_default : bool
         Whether ``compare`` runs the method when no methods are named.
     figures : str
@@ -127,7 +129,8 @@ class MethodSpec:
     uses_selection_val: bool = False
     uses_model: bool | None = None
     tuning: Tuning | None = None
-    path_params: dict | Callable = field(default_factory=dict)
+    path_params: dict = field(default_factory=dict)
+    path_cap: int | None = None
     in_default: bool = True
     figures: str = "featsieve.report._classic:figures"
     requires: tuple = ()
@@ -136,10 +139,13 @@ class MethodSpec:
     cost: Callable | None = None
 
     def path_params_for(self, n_samples: int, n_features: int) -> dict:
-        """The path parameters for a table of this shape."""
-        if callable(self.path_params):
-            return dict(self.path_params(n_samples, n_features))
-        return dict(self.path_params)
+        """The path parameters for a table of this shape (``path_cap`` applied)."""
+        params = dict(self.path_params)
+        k = params.get("n_features_to_select")
+        if (self.path_cap is not None and isinstance(k, float) and 0 < k <= 1
+                and round(k * n_features) > self.path_cap):
+            params["n_features_to_select"] = int(self.path_cap)
+        return params
 
     @property
     def available(self) -> bool:

@@ -58,6 +58,7 @@ _PATH_CAP = 100
 _FORWARD_CANDIDATES = 50
 _DT_FORWARD_CANDIDATES = 200
 _PCLFS_GRID = 30
+_HALF = {"n_features_to_select": 0.5}  # one path serves every k of the grid
 
 
 # ------------------------------------------------------ parameters by task
@@ -109,12 +110,6 @@ def _dt_forward(*, task, random_state, **_):
 
 def _forward(*, task, **_):
     return {"scoring": scorer_for(task), "max_candidates": _FORWARD_CANDIDATES}
-
-
-def _half_path(n_samples, n_features):
-    """Half the columns (one path serves the k grid), at most 100 on wide tables: a larger k
-    reads the method's ranking beyond the path (relevance order)."""
-    return {"n_features_to_select": 0.5 if n_features // 2 <= _PATH_CAP else _PATH_CAP}
 
 
 # ------------------------------------------- cost models of classes without estimate_cost
@@ -243,39 +238,39 @@ METHODS = (
                 "(eta tuned on model-val, one path)"),
     # ------------------------------------------------------------- kernel
     MethodSpec(
-        "hsic-lasso", HSICLasso, tuning=K, path_params=_half_path,
+        "hsic-lasso", HSICLasso, tuning=K, path_params=_HALF, path_cap=_PATH_CAP,
         source=f"{SEED_004}, eq. (3)-(4), §2.3", figures="featsieve.report._kernel:figures",
         summary="HSIC Lasso: non-negative Lasso on feature-wise centered Gaussian kernels "
                 "(k tuned on model-val from one LARS path)"),
     MethodSpec(
-        "nocco-lasso", NOCCOLasso, tuning=K, path_params=_half_path,
+        "nocco-lasso", NOCCOLasso, tuning=K, path_params=_HALF, path_cap=_PATH_CAP,
         source=f"{SEED_004}, §2.6", figures="featsieve.report._kernel:figures",
         summary="NOCCO Lasso: HSIC Lasso on K(K + eps n I)^-1, eps=1e-3 (k tuned from one "
                 "path)"),
     MethodSpec(
-        "mrmr", MRMR, tuning=K, path_params=_half_path,
+        "mrmr", MRMR, tuning=K, path_params=_HALF, path_cap=_PATH_CAP,
         source=f"Peng, Long & Ding (2005), Feature selection based on mutual information, "
                f"IEEE TPAMI 27(8); in {SEED_004}, §3.2",
         summary="mRMR: greedy relevance minus mean redundancy, discretized mutual information "
                 "(k tuned on model-val)"),
     MethodSpec(
-        "ckta", CKTA, tuning=K, path_params=_half_path, in_default=False,
+        "ckta", CKTA, tuning=K, path_params=_HALF, path_cap=_PATH_CAP, in_default=False,
         source=f"Cortes, Mohri & Rostamizadeh (2012), Algorithms for learning kernels based "
                f"on centered alignment, JMLR 13; in {SEED_004}, §3.1",
         summary="cKTA: non-negative least squares on the HSIC Gram (k tuned on model-val)"),
     MethodSpec(
-        "qpfs", QPFS, tuning=K, path_params=_half_path, in_default=False,
+        "qpfs", QPFS, tuning=K, path_params=_HALF, path_cap=_PATH_CAP, in_default=False,
         source=f"Rodriguez-Lujan, Huerta, Elkan & Santa Cruz (2010), Quadratic programming "
                f"feature selection, JMLR 11; in {SEED_004}, §3.5",
         summary="QPFS on HSIC, sum-to-one, gamma=0.5, SciPy SLSQP (k tuned on model-val)"),
     MethodSpec(
-        "fhsic", FHSIC, tuning=K, path_params=_half_path, in_default=False,
+        "fhsic", FHSIC, tuning=K, path_params=_HALF, path_cap=_PATH_CAP, in_default=False,
         source=f"Song, Smola, Gretton, Bedo & Borgwardt (2012), Feature selection via "
                f"dependence maximization, JMLR 13; in {SEED_004}, §3.3 eq. (7)",
         summary="forward selection by HSIC of the selected set (k tuned on model-val)"),
     MethodSpec(
         "spam", SpAM, params=_half_by_default, tuning=K, in_default=False,
-        path_params=_half_path,
+        path_params=_HALF, path_cap=_PATH_CAP,
         source=f"Ravikumar, Lafferty, Liu & Wasserman (2009), Sparse additive models, JRSS-B "
                f"71(5); baseline of {SEED_004}, §3.6, Figure 1",
         summary="SpAM: sparse backfitting with cubic-spline smoothers along a lambda path "
@@ -283,7 +278,7 @@ METHODS = (
                 "order)"),
     MethodSpec(
         "fvm", FVM, params=_half_by_default, tuning=K, in_default=False,
-        path_params=_half_path,
+        path_params=_HALF, path_cap=_PATH_CAP,
         source=f"Li, Yang & Xing (2006), From Lasso regression to feature vector machine, "
                f"NIPS; baseline of {SEED_004}, eq. (2)",
         summary="FVM: Lasso on the discretized mutual-information matrix (+ diagonal constant), "

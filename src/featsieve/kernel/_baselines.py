@@ -500,13 +500,12 @@ class FHSIC(_KernelParams, BaseSelector):
         return _kernel_cost(self, n_samples, n_features, k, prefetch=0, passes=k)
 
     def _fit(self, X, y):
-        from sklearn.utils import check_random_state
-
-        from ._design import make_blocks
-
         import warnings
 
+        from sklearn.utils import check_random_state
+
         from .._resources import ScalableFormWarning
+        from ._design import make_blocks
 
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
