@@ -286,7 +286,7 @@ def part_cluster(args):
         from featsieve.datasets import load_sonar
         from featsieve.evaluation import compare_seeds
         X, y = load_sonar(return_X_y=True)
-        kw = dict(methods=["cc", "embedded", "forward", "rfe"], estimator="tree",
+        kw = dict(methods=["cc", "forward", "rfe"], estimator="lightgbm",
                   seeds=[0, 1, 2, 3])
         out = {}
         for workers in (1, 2):
@@ -300,7 +300,7 @@ def part_cluster(args):
         print(json.dumps({"w1": out[1], "w2": out[2]}))
     """)
     if "w1" in res:
-        print(f"\ncompare_seeds, sonar, 4 seeds x (cc, embedded, forward, rfe), tree: 1 worker "
+        print(f"\ncompare_seeds, sonar, 4 seeds x (cc, forward, rfe), LightGBM: 1 worker "
               f"{res['w1']:.1f} s, 2 workers {res['w2']:.1f} s, speed-up "
               f"{res['w1'] / res['w2']:.2f}x")
     else:
