@@ -289,3 +289,14 @@ def test_path_parameters_are_capped_on_wide_tables():
     spec = get_method("mrmr")
     assert spec.path_params_for(100, 64) == {"n_features_to_select": 0.5}
     assert spec.path_params_for(100, 20_000) == {"n_features_to_select": 100}
+
+
+def test_compare_without_a_terminal_prints_one_line_per_finished_method(capsys):
+    from featsieve.cli import main
+
+    assert main(["compare", "--methods", "cc,embedded", "--model", "tree"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("featsieve: methods")]
+    assert [ln.split(":")[2].split()[0] for ln in err] == ["all", "cc", "embedded"]
+    assert err[-1].startswith("featsieve: methods 3/3: embedded done in ")
+    assert main(["compare", "--methods", "cc", "--model", "tree", "-q"]) == 0
+    assert "featsieve: methods" not in capsys.readouterr().err

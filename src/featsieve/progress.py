@@ -80,8 +80,43 @@ class _NullBar:
         self.close()
 
 
+class _LineBar:
+    """Without a terminal: one line per finished step on standard error (``lines=True``)."""
+
+    def __init__(self, total, desc, stream):
+        import time
+
+        self.n, self.total, self.desc, self.stream = 0, total, desc, stream
+        self._clock = time.perf_counter
+        self._label, self._start = "", self._clock()
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+        of = f"/{self.total}" if self.total else ""
+        what = f" {self._label}" if self._label else ""
+        self.stream.write(f"featsieve: {self.desc} {self.n}{of}:{what} done in "
+                          f"{self._clock() - self._start:.1f} s\n")
+        self.stream.flush()
+        self._start = self._clock()
+
+    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+        self._label, self._start = s, self._clock()
+
+    def set_description_str(self, s: str = "", refresh: bool = True) -> None:
+        self.desc = s
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def bar(total: int | None = None, *, desc: str = "", unit: str = "it",
-        enabled: bool | None = False, leave: bool = False):
+        enabled: bool | None = False, leave: bool = False, lines: bool = False):
     """A progress bar to update by hand (e.g. as parallel results arrive).
 
     Parameters
@@ -96,6 +131,11 @@ def bar(total: int | None = None, *, desc: str = "", unit: str = "it",
         The caller's ``progress`` flag; see :func:`is_enabled`.
     leave : bool, default=False
         Keep the finished bar on screen (True for the outermost level only).
+    lines : bool, default=False
+        When ``enabled`` but standard error is no terminal (a log, a pipe, CI):
+        one line per finished step (``featsieve: methods 3/17: forward done in
+        12.3 s``) instead of nothing. For the few long, coarse loops (a
+        comparison's methods).
 
     Returns
     -------
@@ -104,7 +144,7 @@ def bar(total: int | None = None, *, desc: str = "", unit: str = "it",
         a context manager.
     """
     if not is_enabled(enabled):
-        return _NullBar()
+        return _LineBar(total, desc, sys.stderr) if enabled and lines else _NullBar()
     import os
 
     from tqdm import tqdm  # terminal bar, not the notebook widget

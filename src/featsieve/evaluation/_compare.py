@@ -241,7 +241,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     n_jobs : int or None, default=None
     fractions : tuple of 4 floats, default=(0.45, 0.30, 0.10, 0.15)
     progress : bool, default=False
-        Show a progress bar over methods.
+        Show a progress bar over methods (without a terminal: one line per
+        finished method on standard error).
     dataset : str, default="data"
         Name recorded in the result.
     audit : bool or dict, default=False
@@ -286,7 +287,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                 "methods": list(methods), "fractions": [float(f) for f in fractions],
                 "n_jobs": n_jobs},
     )
-    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress)
+    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress, lines=True)
     for spec in specs:
         pbar.set_postfix_str(spec.name)
         row, selector = _run_method(spec, data.X, data.y, names, task, split, model,
