@@ -27,7 +27,8 @@ its peak memory, ``ru_maxrss``, is its own):
 - ``cluster``: ``compare_seeds`` (4 seeds) on a dask ``LocalCluster`` of 1 and
   of 2 worker processes: the speed-up from 1 to 2 workers.
 
-``--scale s`` multiplies the row count of ``tall``/``anchors``' MI and the
+The mRMR anchor needs ``pip install mrmr-selection`` (skipped, printed as nan,
+without it). ``--scale s`` multiplies the row count of ``tall``/``anchors``' MI and the
 column count of ``wide``/``wall``/``anchors``' mRMR and RFE (e.g. 0.1 for a
 quick run). Everything runs under the caller's ``nice``; timings on a shared
 machine are upper bounds. Usage::
