@@ -63,6 +63,9 @@ def test_seeds_on_dask_equal_n_jobs_1(client, small_sonar):
     assert [r.random_state for r in got.runs] == [3, 4, 5]
     for a, b in zip(got.runs, ref.runs, strict=True):
         assert _strip(a.rows) == _strip(b.rows)
+    # the repeats' table (means and spreads over seeds) is the same table
+    cols = [c for c in ref.summary().columns if c != "seconds_mean"]
+    assert got.summary()[cols].equals(ref.summary()[cols])
 
 
 def test_cli_backend_dask_scheduler(client, tmp_path, capsys):

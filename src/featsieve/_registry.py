@@ -19,6 +19,7 @@ from ._utils import MethodUnavailableError
 
 __all__ = ["MethodSpec", "Tuning", "register_method", "methods", "make_selector", "get_method",
            "build_selector", "resolve_method", "resolve_methods", "k_grid", "tuning_candidates",
+           "method_cost", "default_methods",
            "UnknownMethodError", "MethodUnavailableError"]
 
 _REGISTRY: dict[str, MethodSpec] = {}
@@ -96,6 +97,10 @@ class MethodSpec:
         The cut ``compare`` tunes on model-val (None: the fit's own support).
     path_params : dict
         Parameters ``compare`` sets so that one fit yields every candidate.
+    path_cap : int or None
+        On wide tables a fractional ``n_features_to_select`` of
+        ``path_params`` stops at this many columns (larger k then read the
+        method's ranking beyond the path); see :meth:`path_params_for`.
     in_default : bool
         Whether ``compare`` runs the method when no methods are named.
     figures : str
@@ -109,6 +114,10 @@ class MethodSpec:
     group : str
         A name that stands for every method of the group in ``--methods``
         (``"comparators"``); empty for none.
+    cost : callable or None
+        ``cost(selector, n_samples, n_features) -> featsieve._resources.Cost``,
+        the cost model of a class that has no ``estimate_cost`` method (None:
+        the selector's own ``estimate_cost``).
     """
 
     name: str
@@ -121,11 +130,22 @@ class MethodSpec:
     uses_model: bool | None = None
     tuning: Tuning | None = None
     path_params: dict = field(default_factory=dict)
+    path_cap: int | None = None
     in_default: bool = True
     figures: str = "featsieve.report._classic:figures"
     requires: tuple = ()
     extra: str = ""
     group: str = ""
+    cost: Callable | None = None
+
+    def path_params_for(self, n_samples: int, n_features: int) -> dict:
+        """The path parameters for a table of this shape (``path_cap`` applied)."""
+        params = dict(self.path_params)
+        k = params.get("n_features_to_select")
+        if (self.path_cap is not None and isinstance(k, float) and 0 < k <= 1
+                and round(k * n_features) > self.path_cap):
+            params["n_features_to_select"] = int(self.path_cap)
+        return params
 
     @property
     def available(self) -> bool:
@@ -196,6 +216,121 @@ def tuning_candidates(spec: MethodSpec, selector, n_usable: int) -> dict[str, np
         else:
             merged[key] = [text, mask]
     return {f"{spec.tuning.label}={lab}": m for lab, m in merged.values()}
+
+
+#: share of the rows a method sees in ``compare`` (train + selection-val, seed 000 §4.2)
+_SELECTION_SHARE = 0.75
+#: a method is left out of the default set when its estimate is this many times the median ...
+FAR_BEYOND = 8.0
+#: ... and above this many estimated seconds
+MIN_LEFT_OUT_SECONDS = 20.0
+
+
+def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None):
+    """Estimated cost of one registered method in ``compare`` on an ``n_samples x n_features`` table.
+
+    The selector is built as ``compare`` builds it (the row's parameters and
+    path parameters for the shape) and its cost model is asked for the rows
+    the method sees (train + selection-val, 75%): the selector's
+    ``estimate_cost(n_samples, n_features)`` or the row's ``cost``. The
+    tuning refits (one per candidate of the grid, on 75% of the rows) are
+    added. No data is touched.
+
+    Parameters
+    ----------
+    name : str
+    task : {"classification", "regression"}
+    n_samples, n_features : int
+    estimator : str, estimator or None, default=None
+        The comparison's model: a name for :func:`featsieve.models.make_model`
+        or an estimator (LightGBM when None).
+
+    Returns
+    -------
+    cost : featsieve._resources.Cost or None
+        None for ``all`` or a method without a cost model.
+    """
+    from ._resources import Cost, fit_seconds, model_kind
+
+    spec = get_method(name)
+    if spec.cls is None:
+        return None
+    if estimator is None or isinstance(estimator, str):
+        from .models import make_model
+
+        estimator = make_model(estimator or "lightgbm", task, random_state=0)
+    sel = spec.build(task=task, estimator=estimator, random_state=0)
+    sel.set_params(**spec.path_params_for(n_samples, n_features))
+    rows = max(1, int(n_samples * _SELECTION_SHARE))
+    if spec.cost is not None:
+        cost = spec.cost(sel, rows, n_features)
+    elif hasattr(sel, "estimate_cost"):
+        cost = sel.estimate_cost(rows, n_features)
+    else:
+        return None
+    kind = model_kind(estimator)  # compare's model refits every candidate
+    n_cands = len(k_grid(n_features)) if spec.tuning is not None else 1
+    tune = n_cands * fit_seconds(kind, rows, max(1, n_features // 4))
+    return cost + Cost(fits=n_cands, fit_seconds=tune, model=cost.model)
+
+
+def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None):
+    """``compare``'s default method set for a table of this shape, and what it left out.
+
+    Every row of the table with ``in_default`` that suits ``task`` is asked
+    for its cost (:func:`method_cost`). A method is left out when its memory
+    estimate is over the budget (:func:`featsieve._resources.memory_budget`),
+    or when its estimated seconds are more than ``FAR_BEYOND`` (8) times the
+    median of the default methods and above ``MIN_LEFT_OUT_SECONDS`` (20 s):
+    a cost far beyond the rest.
+
+    Parameters
+    ----------
+    task : {"classification", "regression"}
+    n_samples, n_features : int
+        Shape of the whole table.
+    estimator : str, estimator or None, default=None
+        The comparison's model (see :func:`method_cost`).
+
+    Returns
+    -------
+    names : list of str
+        The methods to run, in table order.
+    left_out : list of str
+        One line per left-out method: why (its estimate) and how to run it
+        anyway (name it in ``--methods`` / ``methods=``).
+    """
+    from ._resources import format_bytes, memory_budget
+
+    names = [m for m in methods(task) if _REGISTRY[m].in_default]
+    costs = {}
+    for m in names:
+        try:
+            c = method_cost(m, task, n_samples, n_features, estimator=estimator)
+        except Exception:  # pragma: no cover - a cost model must never block a run
+            c = None
+        if c is not None:
+            costs[m] = c
+    if not costs:
+        return names, []
+    median = float(np.median([c.seconds for c in costs.values()]))
+    limit = max(MIN_LEFT_OUT_SECONDS, FAR_BEYOND * median)
+    budget = memory_budget()
+    keep, left = [], []
+    for m in names:
+        c = costs.get(m)
+        if c is not None and c.memory_bytes > budget:
+            why = f"needs about {format_bytes(c.memory_bytes)} (budget {format_bytes(budget)})"
+        elif c is not None and c.seconds > limit:
+            work = (f"{c.kernel_entries:.2g} kernel entries, " if c.kernel_entries else
+                    f"{c.fits:,} model fits, " if c.fits > 5 else "")
+            why = (f"estimated ~{c.seconds:,.0f} s ({work}{format_bytes(c.memory_bytes)}), "
+                   f"far beyond the others' median of ~{median:.0f} s")
+        else:
+            keep.append(m)
+            continue
+        left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
+    return keep, left
 
 
 def register_method(spec, selector=None, *, replace: bool = False, **fields) -> MethodSpec:

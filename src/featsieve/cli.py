@@ -85,6 +85,11 @@ def _progress_on(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
+def _progress_or_lines(quiet: bool) -> bool:
+    """Bars on a terminal; elsewhere the loops that print lines do (compare's methods)."""
+    return not quiet
+
+
 def _fmt(v, digits=4):
     if v is None:
         return "-"
@@ -193,12 +198,13 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, methods, json_
                 if seed_list is None:
                     result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
                                                 random_state=seed, n_jobs=n_jobs,
-                                                progress=_progress_on(quiet), dataset=name,
+                                                progress=_progress_or_lines(quiet),
+                                                dataset=name,
                                                 audit=audit)
                 else:
                     result = evaluation.compare_seeds(X, y, seeds=seed_list, methods=names,
                                                       estimator=model, task=task, n_jobs=n_jobs,
-                                                      progress=_progress_on(quiet),
+                                                      progress=_progress_or_lines(quiet),
                                                       dataset=name, audit=audit)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .._registry import MethodSpec, build_selector, get_method, resolve_methods, tuning_candidates
-from .._registry import methods as registered_methods
+from .._registry import (
+    MethodSpec,
+    build_selector,
+    default_methods,
+    get_method,
+    resolve_methods,
+    tuning_candidates,
+)
+from .._resources import LeftOutWarning
 from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, metric_value
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
@@ -131,7 +139,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
         selector = build_selector(spec, task=task, estimator=model,
                                   random_state=random_state, n_jobs=n_jobs)
         if spec.path_params:
-            selector.set_params(**spec.path_params)
+            selector.set_params(**spec.path_params_for(*X.shape))
         if spec.uses_selection_val:
             selector.fit(_frame(X, names, split.train), y[split.train],
                          X_val=_frame(X, names, split.selection_val),
@@ -214,7 +222,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     n_jobs : int or None, default=None
     fractions : tuple of 4 floats, default=(0.45, 0.30, 0.10, 0.15)
     progress : bool, default=False
-        Show a progress bar over methods.
+        Show a progress bar over methods (without a terminal: one line per
+        finished method on standard error).
     dataset : str, default="data"
         Name recorded in the result.
     audit : bool or dict, default=False
@@ -237,8 +246,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
     data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4)
     task = data.task
-    if methods is None:
-        methods = [m for m in registered_methods(task) if get_method(m).in_default]
+    if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
+        methods, left_out = default_methods(task, *data.X.shape, estimator=estimator)
+        for line in left_out:
+            warnings.warn(line, LeftOutWarning, stacklevel=2)
     specs = resolve_methods(methods, task)
     if "all" not in [s.name for s in specs]:
         specs.insert(0, get_method("all"))
@@ -257,7 +268,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                 "methods": list(methods), "fractions": [float(f) for f in fractions],
                 "n_jobs": n_jobs},
     )
-    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress)
+    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress, lines=True)
     for spec in specs:
         pbar.set_postfix_str(spec.name)
         row, selector = _run_method(spec, data.X, data.y, names, task, split, model,
