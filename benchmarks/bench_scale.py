@@ -24,7 +24,7 @@ its peak memory, ``ru_maxrss``, is its own):
   RFE (``step="auto"``) at d = 20,000 against scikit-learn ``RFE(step=1)``
   timed at d = 2,000 (its d fits grow as d^2 in columns: 20,000 is
   extrapolated, stated).
-- ``cluster``: ``compare_seeds`` (4 seeds) on a dask ``LocalCluster`` of 1 and
+- ``cluster``: ``compare`` (4 repeats) on a dask ``LocalCluster`` of 1 and
   of 2 worker processes: the speed-up from 1 to 2 workers.
 
 The mRMR anchor needs ``pip install mrmr-selection`` (skipped, printed as nan,
@@ -280,12 +280,12 @@ def part_anchors(args):
 
 # ----------------------------------------------------------------- cluster
 def part_cluster(args):
-    """``compare_seeds`` over 4 seeds on a dask LocalCluster of 1, then 2 worker processes."""
+    """``compare`` over 4 repeats on a dask LocalCluster of 1, then 2 worker processes."""
     res = _run("""
         from distributed import Client, LocalCluster
         from joblib import parallel_config
         from featsieve.datasets import load_sonar
-        from featsieve.evaluation import compare_seeds
+        from featsieve.evaluation import compare
         X, y = load_sonar(return_X_y=True)
         kw = dict(methods=["cc", "forward", "rfe"], estimator="lightgbm",
                   seeds=[0, 1, 2, 3])
@@ -294,14 +294,14 @@ def part_cluster(args):
             with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                               dashboard_address=None) as cluster, Client(cluster):
                 with parallel_config(backend="dask"):
-                    compare_seeds(X, y, **dict(kw, seeds=[9]))  # warm the workers
+                    compare(X, y, **dict(kw, seeds=[9]))  # warm the workers
                     t = time.perf_counter()
-                    r = compare_seeds(X, y, **kw)
+                    r = compare(X, y, **kw)
                     out[workers] = time.perf_counter() - t
         print(json.dumps({"w1": out[1], "w2": out[2]}))
     """)
     if "w1" in res:
-        print(f"\ncompare_seeds, sonar, 4 seeds x (cc, forward, rfe), LightGBM: 1 worker "
+        print(f"\ncompare, sonar, 4 repeats x (cc, forward, rfe), LightGBM: 1 worker "
               f"{res['w1']:.1f} s, 2 workers {res['w2']:.1f} s, speed-up "
               f"{res['w1'] / res['w2']:.2f}x")
     else:

@@ -351,13 +351,16 @@ def test_bad_entries_say_what_to_do(user_module, entry, match):
 
 def test_compare_with_user_instances_and_names():
     X, y = _clf(n=200, d=8)
-    res = featsieve.compare(X, y, methods=[SelectKBest(f_classif, k=3), "cc"], random_state=0)
+    res = featsieve.compare(X, y, methods=[SelectKBest(f_classif, k=3), "cc"], random_state=0,
+                            n_repeats=2, n_jobs=1)
     rows = {r["method"]: r for r in res.rows}
-    assert list(rows) == ["all", "SelectKBest", "cc"]
+    assert list(rows) == ["all", "baseline", "SelectKBest", "cc"]
     assert rows["SelectKBest"]["selected"] == ["x0", "x1", "x2"]
     assert rows["SelectKBest"]["model_fits"] == 0 and rows["SelectKBest"]["tuned"] == ""
-    seeds = featsieve.compare_seeds(X, y, seeds=(0, 1), methods=[SelectKBest(f_classif, k=3)])
-    assert seeds.summary()["method"].tolist() == ["all", "SelectKBest"]
+    # repeats in parallel processes get the user's selector inside its row
+    par = featsieve.compare(X, y, seeds=(0, 1), methods=[SelectKBest(f_classif, k=3)], n_jobs=2)
+    assert [r["method"] for r in par.rows] == ["all", "baseline", "SelectKBest"]
+    assert par.rows[2]["selection_frequency"] == {"x0": 1.0, "x1": 1.0, "x2": 1.0}
 
 
 def test_compare_audit_runs_for_a_user_selector():
@@ -365,7 +368,7 @@ def test_compare_audit_runs_for_a_user_selector():
     res = featsieve.compare(X, y, methods=[SelectKBest(f_classif, k=2)], estimator="tree",
                             audit={"noise_features": 20, "n_repeats": 1, "k_values": (2,),
                                    "cv": 2})
-    row = res.rows[1]
+    row = res.rows[2]
     assert row["method"] == "SelectKBest" and row["noise_pool"] == 20
     assert np.isfinite(row["nested_cv"])
 
@@ -381,8 +384,8 @@ def test_register_method():
         with pytest.raises(ValueError, match="already registered; pass replace=True"):
             featsieve.register_method("anova3", SelectKBest(k=2))
         featsieve.register_method("anova3", SelectKBest(f_classif, k=2), replace=True)
-        res = featsieve.compare(X, y, methods=["anova3"], random_state=0)
-        assert res.rows[1]["n_selected"] == 2
+        res = featsieve.compare(X, y, methods=["anova3"], random_state=0, n_repeats=2)
+        assert res.rows[2]["n_selected"] == 2
         with pytest.raises(ValueError, match="already registered"):
             featsieve.register_method("gbmo", SelectKBest(k=2))
         with pytest.raises(ValueError, match="without ':'"):
@@ -423,8 +426,8 @@ def test_path_supports_cover_every_column_with_a_constant_one():
     # ionosphere has a constant column: the L1 path and the permutation rule must span all
     X, y = _clf(n=200, d=6)
     X = np.column_stack([X[:, :2], np.ones(200), X[:, 2:]])
-    res = featsieve.compare(X, y, methods=["l1", "permutation"], estimator="tree")
-    for row in res.rows[1:]:
+    res = featsieve.compare(X, y, methods=["l1", "permutation"], estimator="tree", n_repeats=2)
+    for row in res.rows[2:]:
         assert "x2" not in row["selected"] and row["n_selected"] >= 1
     sel = res.selectors["l1"]
     assert all(len(s) == 7 and not s[2] for _, s in sel.path_)
@@ -435,9 +438,9 @@ def test_compare_names_the_comparators_at_once():
     if missing:
         pytest.skip(f"not installed: {missing}")
     X, y = _clf(n=160, d=5)
-    res = featsieve.compare(X, y, methods=["comparators", "cc"], estimator="tree")
+    res = featsieve.compare(X, y, methods=["comparators", "cc"], estimator="tree", n_repeats=1)
     rows = {r["method"]: r for r in res.rows}
-    assert list(rows) == ["all", *COMPARATORS, "cc"]
+    assert list(rows) == ["all", "baseline", *COMPARATORS, "cc"]
     for name in ("boruta", "shap", "l1", "sfs", "abess"):
         assert {"x0", "x1", "x2"} <= set(rows[name]["selected"]), (name, rows[name])
     assert rows["l1"]["tuned"].startswith("penalty=")

@@ -344,7 +344,8 @@ def test_compare_audit_columns(sonar):
                     audit={"noise_features": 50, "n_repeats": 2, "cv": 3})
     df = r.to_frame()
     assert {"noise_inflation", "noise_se", "nested_cv", "nested_cv_sd"} <= set(df.columns)
-    all_row, cc_row = df.iloc[0], df.iloc[1]
+    all_row, cc_row = df.iloc[0], df.iloc[2]
+    assert df.iloc[1]["method"] == "baseline" and np.isnan(df.iloc[1]["nested_cv"])
     assert np.isnan(all_row["noise_inflation"]) and 0.5 < all_row["nested_cv"] <= 1
     assert cc_row["noise_pool"] == 50 and np.isfinite(cc_row["noise_inflation"])
 

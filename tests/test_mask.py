@@ -196,7 +196,8 @@ def test_registry_candidates_tune_mu_and_eta_from_one_fit():
     fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
                                    random_state=0).set_params(**fspec.path_params).fit(X, y)
     sizes = sorted(int(m.sum()) for m in tuning_candidates(fspec, fsel, 12).values())
-    assert sizes == [2, 3, 6]  # {12/6, 12/5, 12/4, 12/2} rounded: 2, 2, 3, 6
+    # k_grid(12): log-spaced 1..6 (1, 2, 4, 6) plus {12/6, 12/5, 12/4, 12/2} (2, 2, 3, 6)
+    assert sizes == [1, 2, 3, 4, 6]
 
 
 # ------------------------------------------------------------- counting work

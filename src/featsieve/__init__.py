@@ -48,9 +48,7 @@ _SUBMODULES = ("models", "datasets", "method_table", "scores", "protocol", "io",
 # public name -> module that defines it (imported on first access)
 _LAZY = {
     "compare": "featsieve.evaluation",
-    "compare_seeds": "featsieve.evaluation",
     "ComparisonResult": "featsieve.evaluation",
-    "SeedsComparison": "featsieve.evaluation",
     "write_report": "featsieve.report",
     "selection_inflation": "featsieve.evaluation",
     "InflationResult": "featsieve.evaluation",

@@ -11,6 +11,8 @@ import importlib
 import importlib.util
 import inspect
 from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,26 +20,63 @@ import numpy as np
 from ._utils import MethodUnavailableError
 
 __all__ = ["MethodSpec", "Tuning", "register_method", "methods", "make_selector", "get_method",
-           "build_selector", "resolve_method", "resolve_methods", "k_grid", "tuning_candidates",
-           "method_cost", "default_methods",
+           "build_selector", "resolve_method", "resolve_methods", "k_grid", "use_k_grid",
+           "tuning_candidates", "method_cost", "default_methods",
            "UnknownMethodError", "MethodUnavailableError"]
 
 _REGISTRY: dict[str, MethodSpec] = {}
 _loaded = False
 
 
-def k_grid(n_features: int) -> list[int]:
-    """The seeds' default grid for a number of features to keep.
+_K_GRID: ContextVar = ContextVar("featsieve_k_grid", default=None)
 
-    Seed 000 §4.2 tunes eta over {M/6, M/5, M/4, M/2}; we use the same
-    fractions of the usable feature count (rounded, at least 1, unique).
+
+def k_grid(n_features: int) -> list[int]:
+    """The grid of numbers of features to keep that ``compare`` tunes over.
+
+    Log-spaced counts from 1 up to M/2 (about 1.6 times apart: 1, 2, 4, 6,
+    10, 16, ... rounded) so that small selections are reachable, plus seed
+    000's {M/6, M/5, M/4, M/2} (§4.2,
+    where eta is tuned over them), M being the usable feature count (rounded,
+    at least 1, unique, sorted). Inside :func:`use_k_grid` the grid given
+    there is used instead.
 
     Examples
     --------
     >>> k_grid(60)
-    [10, 12, 15, 30]
+    [1, 2, 4, 5, 8, 10, 12, 13, 15, 20, 30]
+    >>> with use_k_grid([3, 0.5]):
+    ...     k_grid(60)
+    [3, 30]
     """
-    return sorted({max(1, int(round(n_features * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2)})
+    n = int(n_features)
+    override = _K_GRID.get()
+    if override is not None:
+        vals = {int(round(v * n)) if isinstance(v, float) and v < 1 else int(v)
+                for v in override}
+        return sorted({min(max(1, v), n) for v in vals})
+    half = max(1, int(round(n / 2)))
+    steps = 1 + int(np.ceil(1.5 * np.log2(half)))  # about 1.6 times apart
+    logs = {int(v) for v in np.round(np.geomspace(1, half, steps))}
+    seed = {max(1, int(round(n * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2)}
+    return sorted(logs | seed)
+
+
+@contextmanager
+def use_k_grid(values):
+    """Make :func:`k_grid` return ``values`` inside the ``with`` block (None: the default).
+
+    Parameters
+    ----------
+    values : sequence of int or float, or None
+        Counts (whole numbers) or fractions of the usable columns (floats in
+        (0, 1)); clipped to [1, M].
+    """
+    token = _K_GRID.set(None if values is None else tuple(values))
+    try:
+        yield
+    finally:
+        _K_GRID.reset(token)
 
 
 @dataclass(frozen=True)
@@ -194,18 +233,22 @@ def _init_params(cls) -> set:
         return set()
 
 
-def tuning_candidates(spec: MethodSpec, selector, n_usable: int) -> dict[str, np.ndarray]:
+def tuning_candidates(spec: MethodSpec, selector, n_usable: int, *,
+                      with_values: bool = False) -> dict:
     """The supports ``compare`` tunes over, from one fitted selector.
 
     ``{label: support}`` for every value of the spec's tuning grid
     (``selector.support_at(**{cut: value})``); equal supports are merged into
     one candidate whose label lists the values. Without tuning (or an empty
-    grid): the fit's own support.
+    grid): the fit's own support. With ``with_values``: ``{label: (cut, support)}``
+    where ``cut`` is ``{cut_name: first value}`` (None for the fit's own
+    support), so that a figure can redraw the candidate a table reports.
     """
     values = spec.tuning.values(selector, n_usable) if spec.tuning is not None else []
     if not values:
         label = spec.tuning.default_label if spec.tuning is not None else ""
-        return {label: np.asarray(selector.get_support())}
+        mask = np.asarray(selector.get_support())
+        return {label: (None, mask) if with_values else mask}
     merged: dict[tuple, list] = {}
     for v in values:
         mask = np.asarray(selector.support_at(**{spec.tuning.cut: v}), dtype=bool)
@@ -214,8 +257,9 @@ def tuning_candidates(spec: MethodSpec, selector, n_usable: int) -> dict[str, np
         if key in merged:
             merged[key][0] += f",{text}"
         else:
-            merged[key] = [text, mask]
-    return {f"{spec.tuning.label}={lab}": m for lab, m in merged.values()}
+            merged[key] = [text, mask, {spec.tuning.cut: v}]
+    return {f"{spec.tuning.label}={lab}": (cut, m) if with_values else m
+            for lab, m, cut in merged.values()}
 
 
 #: share of the rows a method sees in ``compare`` (train + selection-val, seed 000 §4.2)

@@ -165,7 +165,7 @@ def _l1_penalties(selector, n_usable):
 
 # ------------------------------------------------------------ tuning grids
 def _k_grid(selector, n_usable):
-    """{M/6, M/5, M/4, M/2} of the usable columns (seed 000 §4.2)."""
+    """:func:`featsieve._registry.k_grid` of the usable columns."""
     return k_grid(n_usable)
 
 
@@ -342,6 +342,8 @@ METHODS = (
         "pclfs", PCLFS, params={"scoring": "f1", "cv": 5, "extended": False,
                                 "max_score_drop": 0.05, "max_grid_sizes": _PCLFS_GRID},
         tasks=("classification",), source=f"{SEED_003}, §PCLFS",
+        # not in the default set: the same 5-fold grid as pclfs-ext (300 fits again per repeat)
+        in_default=False,
         figures="featsieve.report._pca:figures",
         summary="PCLFS: order by |PC1|+|PC2| loadings, keep the nested subset with the best "
                 "5-fold F1"),

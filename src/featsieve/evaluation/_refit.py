@@ -53,10 +53,46 @@ def refit_scores(model, task: str, X_fit, y_fit, evals, columns) -> list[float]:
     return [score(task, y, est.predict(X[:, use])) for X, y in evals]
 
 
-def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support) -> float:
+def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=None,
+                     return_constant=False):
     """Fit a fresh copy of ``model`` on the selected columns and score it on ``(X_eval, y_eval)``.
 
-    With no selected column the score is that of the majority class / mean.
+    With no selected column the model is the majority class (class priors for
+    probabilities) / the mean.
+
+    Parameters
+    ----------
+    model : estimator
+    task : {"classification", "regression"}
+    X_fit, y_fit, X_eval, y_eval : ndarray
+    support : array-like of bool of shape (n_features,)
+    metric : Metric or None, default=None
+        The comparison's metric (:func:`featsieve.models.resolve_metric`);
+        None: accuracy / mean squared error (:func:`featsieve.models.score`).
+    return_constant : bool, default=False
+        Also return whether the model predicted one value for every row of
+        ``X_eval`` (a model too big for the table, or no column).
+
+    Returns
+    -------
+    score : float
+        In the metric's shown units (NaN when the metric cannot score the part).
+    constant : bool
+        Only with ``return_constant``.
     """
-    return refit_scores(model, task, X_fit, y_fit, [(X_eval, y_eval)],
-                        np.asarray(support, dtype=bool))[0]
+    support = np.asarray(support, dtype=bool)
+    if metric is None and not return_constant:
+        return refit_scores(model, task, X_fit, y_fit, [(X_eval, y_eval)], support)[0]
+    cols = np.flatnonzero(support)
+    use = cols if cols.size else slice(None)
+    est = final_model(model, task, cols.size)
+    est.fit(X_fit[:, use], y_fit)
+    pred = np.asarray(est.predict(X_eval[:, use]))
+    value = score(task, y_eval, pred) if metric is None else metric(est, X_eval[:, use], y_eval)
+    if not return_constant:
+        return value
+    if task == "classification":
+        constant = np.unique(pred).size == 1
+    else:
+        constant = bool(np.ptp(pred.astype(float)) <= 1e-12 * (1 + np.abs(pred).max()))
+    return value, bool(constant)
