@@ -398,7 +398,7 @@ def test_register_method():
         featsieve._registry._REGISTRY.pop("anova3", None)
 
 
-def test_cli_compare_with_a_selector_on_pythonpath(tmp_path):
+def test_cli_compare_with_a_selector_on_pythonpath(tmp_path, capsys):
     X, y = _clf(n=200, d=8)
     data = tmp_path / "data.csv"
     pd.DataFrame(X, columns=[f"f{i}" for i in range(8)]).assign(target=y).to_csv(data,
@@ -415,11 +415,19 @@ def test_cli_compare_with_a_selector_on_pythonpath(tmp_path):
     rows = [ln.split() for ln in out.stdout.splitlines()]
     mine = [r for r in rows if r and r[0] == "mysel:MyKBest"]
     assert mine and mine[0][1] == "3", out.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "featsieve", "compare", str(data), "--target", "target",
-         "--methods", "mysel:Nope"], capture_output=True, text=True, env=env, cwd=tmp_path)
-    assert bad.returncode != 0 and "has no attribute 'Nope'" in bad.stderr
-    assert "Traceback" not in bad.stderr
+
+    # a wrong path is one clear line, no traceback (in-process: the same CLI)
+    from featsieve.cli import main
+
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert main(["compare", str(data), "--target", "target", "--methods",
+                     "mysel:Nope"]) != 0
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("mysel", None)
+    err = capsys.readouterr().err
+    assert "has no attribute 'Nope'" in err and "Traceback" not in err
 
 
 def test_path_supports_cover_every_column_with_a_constant_one():

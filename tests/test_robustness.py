@@ -41,7 +41,7 @@ LINEAR_TIME = {"cc", "purity", "embedded", "kbest"}
 
 # per-method settings on top of FAST (a budget too small to leave the empty start)
 FAST_BY_METHOD = {"poss": {"n_generations": 60, "max_evaluations": 120},
-                  "boruta": {"max_iter": 8, "n_estimators": 20},
+                  "boruta": {"max_iter": 10, "n_estimators": 30},
                   "l1": {"n_penalties": 3, "max_iter": 300},
                   "abess": {"max_size": 2},
                   "permutation": {"n_repeats": 3}}
