@@ -45,6 +45,8 @@ class EmbeddedSelector(BaseSelector):
     Seed 002 (002_2595f2849cd4c4da.txt), FS19 and ``embedded_select``.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
@@ -110,6 +112,8 @@ class RFESelector(BaseSelector):
     Guyon et al. (2002); the RFE baseline of seed 000 §4.1 and seed 003.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "n_features_to_select": N_FEATURES_CONSTRAINT,
@@ -165,6 +169,8 @@ class RFECVSelector(BaseSelector):
         scikit-learn's per-size CV scores (mean over folds, not sums).
     n_model_fits_ : int
     """
+
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],

@@ -82,6 +82,8 @@ def _check_weights(w, what, where):
 class _GeneticSearch(BaseSelector):
     """Shared machinery: the split, the evaluator, the cache, the front, the result."""
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _min_samples = 5
     _empty_initial_ok = False  # POSS starts from the empty set; FASTENER never evaluates it
 
