@@ -254,7 +254,14 @@ def _column_kind(name, s: pd.Series):
         return "numeric", None, ""
     if not (pd.api.types.is_object_dtype(dt) or pd.api.types.is_string_dtype(dt)):
         _refuse(name, dt)
-    uniq = pd.Series(s.dropna().unique())
+    try:
+        uniq = pd.Series(s.dropna().unique())
+    except TypeError:  # unhashable values: dicts, lists, sets
+        bad = next(v for v in s if isinstance(v, (dict, list, set)))
+        raise TypeError(
+            f"Column {name!r} holds {type(bad).__name__} values, which featsieve cannot read: "
+            "each argument must be a string or a number (a category, a number or a date)."
+        ) from None
     if uniq.empty:
         return "numeric", None, ""
     inferred = pd.api.types.infer_dtype(uniq, skipna=True)
@@ -335,7 +342,7 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
     """
     X = to_pandas(X)
     if not isinstance(X, pd.DataFrame):
-        if _is_sparse(X) or np.asarray(X).dtype.kind in "biuf":
+        if _is_sparse(X) or np.asarray(X).dtype.kind in "biufc":  # complex: check_array says
             d = X.shape[1] if X.ndim == 2 else 1
             names = [f"x{i}" for i in range(d)]
             if categorical is None and numeric is None:

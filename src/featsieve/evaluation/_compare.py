@@ -134,15 +134,18 @@ def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support) -> floa
 
 
 def _frame(X, names, rows):
-    return pd.DataFrame(X[rows], columns=names)
+    # the table as given (text, categories, dates, missing cells), so each selector reads it
+    return X.iloc[rows] if hasattr(X, "iloc") else pd.DataFrame(X[rows], columns=names)
 
 
-def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs):
+def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs,
+                table=None, columns=None):
+    table = X if table is None else table
     spec = get_method(name)
     start = time.perf_counter()
     d = X.shape[1]
     if name == "all":
-        support = np.ones(d, bool)
+        support = np.ones(d, bool) if columns is None else ~columns.left_out
         row = {"selection_score": None, "model_fits": 0, "tuned": ""}
         selector = None
     else:
@@ -151,11 +154,11 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
         if spec.path_params:
             selector.set_params(**spec.path_params)
         if spec.uses_selection_val:
-            selector.fit(_frame(X, names, split.train), y[split.train],
-                         X_val=_frame(X, names, split.selection_val),
-                         y_val=y[split.selection_val])
+            selector.fit(_frame(table, names, split.train), y[split.train],
+                         X_val=_frame(table, names, split.selection_val),
+                         y_val=y[split.selection_val], columns=columns)
         else:
-            selector.fit(_frame(X, names, split.fit), y[split.fit])
+            selector.fit(_frame(table, names, split.fit), y[split.fit], columns=columns)
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
         cands = tuning_candidates(spec, selector, usable)
@@ -204,7 +207,7 @@ def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state
 
 def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
             random_state=0, n_jobs=None, fractions=DEFAULT_FRACTIONS, progress=False,
-            dataset="data", audit=False) -> ComparisonResult:
+            dataset="data", audit=False, categorical=None, numeric=None) -> ComparisonResult:
     """Run several selectors on one table under the honest protocol.
 
     The rows are split once (seeded, stratified for classes) into train /
@@ -236,6 +239,9 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         Add the selection-audit columns (noise-pool inflation, nested CV) to
         every row with :func:`featsieve.evaluation.add_audit_columns`; a dict
         passes its options (``noise_features``, ``n_repeats``, ...).
+    categorical, numeric : list of column labels or None, default=None
+        Kind overrides (:func:`featsieve._validation.describe_columns`). The kinds
+        are read once for the whole table and passed to every selector.
 
     Returns
     -------
@@ -250,7 +256,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         the task.
     """
     names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
-    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4)
+    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4,
+                       categorical=categorical, numeric=numeric)
     task = data.task
     if methods is None:
         methods = [m for m in registered_methods(task) if get_method(m).in_default]
@@ -280,7 +287,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     for name in methods:
         pbar.set_postfix_str(name)
         row, selector = _run_method(name, data.X, data.y, names, task, split, model,
-                                    random_state, n_jobs)
+                                    random_state, n_jobs, data.table, data.columns)
         result.rows.append(row)
         if selector is not None:
             result.selectors[name] = selector

@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._base import BaseSelector
 from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign, covariate_gram, make_blocks
-from ._kernels import resolve_kernel
+from ._kernels import CategoricalColumns, GaussianKernel, resolve_kernel
 from ._lars import nonnegative_lars
 
 __all__ = ["HSICLasso", "NOCCOLasso", "hsic_scores"]
@@ -49,6 +49,10 @@ class _SingleBlas:
 def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covariates=None):
     """Kernel x blocking for a fitted selector's parameters (shared by every kernel selector)."""
     kx = resolve_kernel(est.kernel_x, name="kernel_x")
+    cat = getattr(est, "_fit_categorical", None)
+    if cat is not None and cat.shape == (X.shape[1],) and cat.any() and isinstance(
+            kx, GaussianKernel):
+        kx = CategoricalColumns(kx, cat)  # the indicator kernel on categorical columns
     ky = resolve_kernel(est.kernel_y, task=est.task_, name="kernel_y")
     rng = check_random_state(est.random_state)
     blocks, perms = make_blocks(X.shape[0], est.block_size, est.n_permutations,
