@@ -193,3 +193,32 @@ def test_nan_handled_for_numpy_input():
     sel = featsieve.UnivariateFilter("cc", n_features_to_select=1).fit(X, y)
     assert sel.support_[0]
     assert sel.columns_.n_missing[0] == 12
+
+
+def test_column_groups_kept_or_dropped_together():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(120, 5)), columns=list("abcde"))
+    y = (X["a"] > 0).astype(int)
+    sel = featsieve.UnivariateFilter("cc", n_features_to_select=1).fit(
+        X, y, column_groups={"ad": ["a", "d"], "be": ["b", "e"]})
+    assert list(sel.get_feature_names_out()) == ["a", "d"]
+    assert sel.support_at(n_features=2)[[0, 3]].all()
+    table = sel.scores_table()
+    assert table.loc[table["column"] == "d", "group"].item() == "ad"
+    with pytest.raises(ValueError, match="'zz'"):
+        featsieve.UnivariateFilter("cc").fit(X, y, column_groups={"g": ["a", "zz"]})
+
+
+@pytest.mark.parametrize("name", ["gbmo", "fastener", "hsic-lasso"])
+def test_column_groups_close_path_cuts(name):
+    X, y = messy()
+    sel = build(name, "classification", k=2 if takes_k(name) else None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sel.fit(X, y, column_groups={"place": ["city", "when"]})
+    s = sel.get_support()
+    assert s[4] == s[5]
+    cut = featsieve.get_method(name).tuning.cut
+    value = {"slack": 0.05}.get(cut, 1)
+    s = sel.support_at(**{cut: value})
+    assert s[4] == s[5]

@@ -24,6 +24,7 @@ what it does with them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
@@ -118,8 +119,20 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------------ fit
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("support_at")
+        if own is not None and not getattr(own, "_closes_groups", False):
+            # a path selector's own cut answers per column; column groups close it
+            @functools.wraps(own)
+            def support_at(self, **cut):
+                return self._close_groups(own(self, **cut))
+
+            support_at._closes_groups = True
+            cls.support_at = support_at
+
     def fit(self, X, y, X_val=None, y_val=None, *, columns=None, categorical=None, numeric=None,
-            **fit_params):
+            column_groups=None, **fit_params):
         """Fit the selector.
 
         Parameters
@@ -148,6 +161,11 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             Read these columns as categories / numbers whatever their dtype
             (ignored when ``columns`` is given). A column named here is never left
             out as ID-like.
+        column_groups : dict of {str: list of column labels} or None, default=None
+            Columns that are one unit (mlxtend's ``feature_groups``): a group is
+            kept whole when the method keeps any of its columns, and dropped
+            whole otherwise (``support_`` and ``support_at``; the method itself
+            scores the columns one by one). Stored as ``column_groups_``.
         **fit_params : dict
             Passed to the method.
 
@@ -236,9 +254,11 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         X_fit = data.X[:, usable] if not usable.all() else data.X
         self._missing_fill = self._missing_fill_values(X_fit, data.columns.n_missing[usable])
         X_fit = self._impute(X_fit)
+        self._group_of = self._resolve_groups(column_groups, data.feature_names)
+        self._never = never
         self._fit(X_fit, data.y, **fit_params)
         self._expand_fitted(usable)
-        self.support_ = np.asarray(self.support_, dtype=bool) & ~never
+        self.support_ = self._close_groups(np.asarray(self.support_, dtype=bool) & ~never)
         self.n_features_selected_ = int(self.support_.sum())
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
@@ -246,6 +266,80 @@ class BaseSelector(SelectorMixin, BaseEstimator):
 
     def _fit(self, X, y, **fit_params):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # -------------------------------------------------------- column groups
+    def _resolve_groups(self, groups, names):
+        """Group index of every column (-1: none); sets ``column_groups_``."""
+        group_of = np.full(len(names), -1, dtype=np.int64)
+        self.column_groups_ = {}
+        if not groups:
+            return group_of
+        pos = {n: i for i, n in enumerate(names)}
+        pos.update({str(n): i for i, n in enumerate(names) if str(n) not in pos})
+        for g, (name, members) in enumerate(dict(groups).items()):
+            members = [members] if isinstance(members, str) else list(members)
+            unknown = [m for m in members if m not in pos]
+            if unknown:
+                raise ValueError(f"column_groups[{name!r}] names columns that are not in X: "
+                                 f"{_names_str(unknown)}.")
+            for m in members:
+                if group_of[pos[m]] >= 0:
+                    raise ValueError(f"Column {m!r} is in two column groups; give each column "
+                                     "one group.")
+                group_of[pos[m]] = g
+            self.column_groups_[name] = [names[pos[m]] for m in members]
+        return group_of
+
+    def _close_groups(self, support):
+        """``support`` with every group kept whole when any of its columns is kept."""
+        group_of = getattr(self, "_group_of", None)
+        support = np.asarray(support, dtype=bool)
+        if group_of is None or not (group_of >= 0).any():
+            return support
+        hit = np.unique(group_of[support & (group_of >= 0)])
+        return (support | np.isin(group_of, hit)) & ~self._never
+
+    def scores_table(self, support=None) -> pd.DataFrame:
+        """Every input column with its kind, score, rank and whether it is kept.
+
+        Parameters
+        ----------
+        support : array-like of bool or None, default=None
+            The support to report (e.g. ``support_at(...)``); None: ``support_``.
+
+        Returns
+        -------
+        table : DataFrame with one row per input column
+            ``column``, ``kind``, ``selected``, ``score`` (``scores_``, higher is more
+            relevant; NaN when the method has none), ``rank`` (``ranking_``, 1 is best;
+            NaN when none), ``n_missing``, ``group`` and ``note`` (why a column
+            cannot be selected: constant, a copy, ID-like).
+        """
+        check_is_fitted(self, "support_")
+        d = self.n_features_in_
+        support = self.support_ if support is None else np.asarray(support, dtype=bool)
+        scores = getattr(self, "scores_", None)
+        ranking = getattr(self, "ranking_", None)
+        labels = getattr(self, "_column_labels", None) or self._all_feature_names
+        group_name = {i: g for i, g in enumerate(getattr(self, "column_groups_", {}))}
+        notes = []
+        for j in range(d):
+            if self.constant_features_[j]:
+                notes.append("constant")
+            elif self.duplicate_of_[j] >= 0:
+                notes.append(f"copy of {labels[self.duplicate_of_[j]]!s}")
+            else:
+                notes.append(self.columns_.notes.get(j, ""))
+        return pd.DataFrame({
+            "column": list(labels),
+            "kind": list(self.columns_.kinds),
+            "selected": support,
+            "score": np.full(d, np.nan) if scores is None else np.asarray(scores, float),
+            "rank": np.full(d, np.nan) if ranking is None else np.asarray(ranking, float),
+            "n_missing": self.columns_.n_missing,
+            "group": [group_name.get(g, "") for g in self._group_of],
+            "note": notes,
+        })
 
     # ------------------------------------------------------- missing values
     def _missing_strategy(self) -> str:
@@ -426,12 +520,14 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         else:
             raise AttributeError(
                 f"{type(self).__name__} has no ranking_ or scores_: it gives one support only.")
-        never = getattr(self, "constant_features_", np.zeros(len(order), bool)) | (
-            getattr(self, "duplicate_of_", np.full(len(order), -1)) >= 0)
+        never = getattr(self, "_never", None)
+        if never is None:
+            never = getattr(self, "constant_features_", np.zeros(len(order), bool)) | (
+                getattr(self, "duplicate_of_", np.full(len(order), -1)) >= 0)
         order = order[~never[order]]
         support = np.zeros(len(never), dtype=bool)
         support[order[:max(1, int(n_features))]] = True
-        return support
+        return self._close_groups(support)
 
     def transform(self, X):
         """Reduce ``X`` to the selected columns.
