@@ -222,3 +222,25 @@ def test_column_groups_close_path_cuts(name):
     value = {"slack": 0.05}.get(cut, 1)
     s = sel.support_at(**{cut: value})
     assert s[4] == s[5]
+
+
+def test_bundled_messy_tables():
+    from featsieve.datasets import load_auto_mpg, load_penguins
+
+    b = load_penguins()
+    assert b.data.shape == (344, 7) and "CC0" in b.DESCR
+    assert int(b.data["sex"].isna().sum()) == 11
+    X, y = load_auto_mpg(return_X_y=True)
+    assert X.shape == (398, 8) and y.name == "mpg" and int(X["horsepower"].isna().sum()) == 6
+    desc = describe_columns(X, warn=False)
+    assert desc.kinds[list(X.columns).index("origin")] == "categorical"
+    assert validate_Xy(X, y).task == "regression"
+
+
+def test_cli_compare_penguins(capsys):
+    from featsieve.cli import main
+
+    rc = main(["compare", "penguins", "--target", "species", "-m", "mi,cc,embedded", "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "penguins: 344 rows x 7 columns, classification" in out
+    assert "embedded" in out

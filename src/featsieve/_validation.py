@@ -278,8 +278,23 @@ def _column_kind(name, s: pd.Series):
             how = " with decimal commas" if mark == "," else ""
             miss = f"; {', '.join(repr(t) for t in tokens)} read as missing" if tokens else ""
             return "numeric", mark, f"numbers stored as text{how}{miss}"
+        if inferred == "string" and _dates_as_text(uniq):
+            return "datetime", None, "dates stored as text"
         return "categorical", None, ""
     _refuse(name, f"object holding {inferred} values")
+
+
+_DATE_TEXT = r"^\s*(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$"
+
+
+def _dates_as_text(uniq: pd.Series) -> bool:
+    """Whether every text value is a date (ISO ``2021-03-04``, ``3/4/2021``, with a time)."""
+    text = uniq.astype(str)
+    if not text.str.match(_DATE_TEXT).all():
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "could not infer format"
+        return bool(pd.to_datetime(text, errors="coerce", utc=True).notna().all())
 
 
 def _id_like(name, s: pd.Series, kind: str, n: int) -> bool:
@@ -451,9 +466,12 @@ def encode_columns(X: pd.DataFrame, description: ColumnDescription) -> np.ndarra
                                    categories=description.categories[j]).codes
             out[:, j] = np.where(codes < 0, np.nan, codes)
         elif kind == "datetime":
-            t = pd.to_datetime(s, errors="coerce", utc=getattr(s.dt, "tz", None) is not None) \
-                if pd.api.types.is_datetime64_any_dtype(s.dtype) else pd.to_datetime(
-                    s, errors="coerce")
+            if pd.api.types.is_datetime64_any_dtype(s.dtype):
+                t = s
+            else:  # dates stored as text (naive ones read as UTC) or Python datetimes
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    t = pd.to_datetime(s, errors="coerce", utc=True)
             if getattr(t.dt, "tz", None) is not None:
                 t = t.dt.tz_convert("UTC").dt.tz_localize(None)
             out[:, j] = ((t - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)).to_numpy(

@@ -534,9 +534,9 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
 @cli.command()
 def datasets():
     """List the bundled datasets."""
-    from .datasets import BUNDLED
+    from .datasets import BUNDLED, MESSY
 
-    for name, (_, target, descr) in BUNDLED.items():
+    for name, (_, target, descr) in {**BUNDLED, **MESSY}.items():
         t = target if isinstance(target, str) else "/".join(target)
         click.echo(f"{name:<22} target={t:<30} {descr.split(':')[0]}")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .datasets import BUNDLED, load_dataset
+from .datasets import BUNDLED, MESSY, load_dataset, load_messy
 
 __all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
            "check_table_path", "data_fingerprint"]
@@ -122,8 +122,9 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     """
     if source is None:
         source = "sonar"
-    if source in BUNDLED and not Path(source).exists():
-        X, y = load_dataset(source, target=target)
+    if (source in BUNDLED or source in MESSY) and not Path(source).exists():
+        X, y = load_dataset(source, target=target) if source in BUNDLED else load_messy(
+            source, target=target, return_X_y=True)
         X, dropped = _drop_columns(X, drop, target if target is not None else y.name, source)
         X = _set_kinds(X, categorical, numeric, source)
         return (X, y, source, dropped) if return_dropped else (X, y, source)

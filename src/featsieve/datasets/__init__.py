@@ -1,6 +1,7 @@
 """Bundled real datasets and synthetic problems with a known support."""
 
 from ._eo import make_eo_synthetic
+from ._messy import MESSY, load_auto_mpg, load_messy, load_penguins
 from ._loaders import (
     BUNDLED,
     data_home,
@@ -23,6 +24,10 @@ from ._synthetic import (
 
 __all__ = [
     "BUNDLED",
+    "MESSY",
+    "load_auto_mpg",
+    "load_messy",
+    "load_penguins",
     "data_home",
     "load_dataset",
     "load_german_numeric",
