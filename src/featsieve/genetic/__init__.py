@@ -8,6 +8,11 @@ baseline on the same evaluator and front. The seed's other baselines
 (decision-tree forward selection, §5.4; k-best and ReliefF, §5.2) are rows of
 the method table (:mod:`featsieve.methods`) built from the classic selectors
 and :mod:`featsieve.scores`.
+
+Real tables: the default decision tree takes missing values as NaN (scikit-learn
+trees since 1.3); a model that does not take NaN gets imputed values
+(``BaseSelector``); categorical columns are their category codes, for the tree
+and for the MI crossover weights.
 """
 
 from __future__ import annotations
