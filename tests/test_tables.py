@@ -244,3 +244,19 @@ def test_cli_compare_penguins(capsys):
     out = capsys.readouterr().out
     assert rc == 0 and "penguins: 344 rows x 7 columns, classification" in out
     assert "embedded" in out
+
+
+@pytest.mark.parametrize("family", ["classic", "mask", "genetic", "kernel", "pca"])
+def test_every_family_states_its_handling(family):
+    import importlib
+
+    doc = importlib.import_module(f"featsieve.{family}").__doc__
+    assert "Real tables" in doc and "missing" in doc
+
+
+def test_strategy_declared_for_every_method():
+    for name in METHODS:
+        spec = featsieve.get_method(name)
+        sel = featsieve.make_selector(name, task=spec.tasks[0], random_state=0)
+        assert sel._missing in ("impute", "native", "model"), name
+        assert sel._missing_strategy() in ("impute", "native"), name

@@ -1,7 +1,6 @@
 """Bundled real datasets and synthetic problems with a known support."""
 
 from ._eo import make_eo_synthetic
-from ._messy import MESSY, load_auto_mpg, load_messy, load_penguins
 from ._loaders import (
     BUNDLED,
     data_home,
@@ -15,6 +14,7 @@ from ._loaders import (
     load_spectf,
     load_subscribers,
 )
+from ._messy import MESSY, load_auto_mpg, load_messy, load_penguins
 from ._synthetic import (
     make_gbmo_synthetic,
     make_hsic_additive,
