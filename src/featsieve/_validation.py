@@ -983,7 +983,9 @@ def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_cla
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_in.ndim == 2 and y_in.shape[1] == 1:
         y_in = y_in.ravel()
-    n_rows = X.shape[0] if hasattr(X, "shape") and len(X.shape) else len(X)
+    if not isinstance(X, pd.DataFrame) and not _is_sparse(X):
+        X = np.asarray(X)  # lists, array-likes with __array__
+    n_rows = X.shape[0] if X.ndim else 0
     if y_in.shape[0] != n_rows:
         raise ValueError(
             f"X has {n_rows} rows but the target {target_name!r} has {y_in.shape[0]}; "
@@ -997,7 +999,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_cla
         warnings.warn(
             f"The target {target_name!r} is missing on {int(missing.sum())} of {len(y_in)} "
             "rows; those rows are left out.", MissingTargetWarning, stacklevel=3)
-        X = take_rows(X if hasattr(X, "shape") else np.asarray(X), rows)
+        X = take_rows(X, rows)
         y_in = y_in[rows]
     if columns is None:
         columns = describe_columns(X, categorical=categorical, numeric=numeric)
