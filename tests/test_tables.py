@@ -260,3 +260,15 @@ def test_strategy_declared_for_every_method():
         sel = featsieve.make_selector(name, task=spec.tasks[0], random_state=0)
         assert sel._missing in ("impute", "native", "model"), name
         assert sel._missing_strategy() in ("impute", "native"), name
+
+
+@pytest.mark.parametrize("name", ["fastener", "dt-forward"])
+def test_genetic_regression_with_missing_values(name):
+    X, _ = messy()
+    y = X["noise"].fillna(0) * 2 + np.nan_to_num(X["num"].to_numpy(dtype=float))
+    sel = build(name, "regression", k=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        sel.fit(X, y)
+    assert np.isfinite(getattr(sel, "feature_weights_", np.zeros(1))).all()
+    assert {"num", "noise"} & set(sel.get_feature_names_out())

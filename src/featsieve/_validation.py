@@ -280,6 +280,16 @@ def _column_kind(name, s: pd.Series):
             return "numeric", mark, f"numbers stored as text{how}{miss}"
         if inferred == "string" and _dates_as_text(uniq):
             return "datetime", None, "dates stored as text"
+        text = uniq.astype(str).str.strip()
+        num = pd.to_numeric(text, errors="coerce")
+        if len(text) >= 10 and num.notna().mean() >= 0.9:
+            odd = [v for v in text[num.isna()].head(3)]
+            raise ValueError(
+                f"Column {name!r} holds numbers and a few text values "
+                f"({', '.join(repr(v) for v in odd)}): fix those values, or pass "
+                f"numeric=[{name!r}] (CLI: --numeric {name}) to read them as missing, or "
+                f"categorical=[{name!r}] (CLI: --categorical {name}) to read every value as a "
+                "category.")
         return "categorical", None, ""
     _refuse(name, f"object holding {inferred} values")
 
@@ -414,9 +424,10 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
             warnings.warn(
                 f"Columns {_names_str([names[j] for j in np.flatnonzero(left_out)])} are "
                 "ID-like (a distinct value on every row: an ID, a row index such as R's "
-                "rownames or a saved pandas index) and are left out of the selection. Name one "
-                "in numeric=[...] or categorical=[...] (CLI: --numeric/--categorical COL) to "
-                "keep it.", ColumnKindWarning, stacklevel=3)
+                "rownames or a saved pandas index) and are left out of the selection (CLI: "
+                "--drop COL leaves one out of the written table too). Name one in numeric=[...] "
+                "or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
+                ColumnKindWarning, stacklevel=3)
     return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
                              notes=notes, text_numbers=text_numbers)
 
@@ -994,6 +1005,9 @@ def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_cla
         )
     rows = None
     missing = pd.isna(y_in) if y_in.ndim == 1 else np.zeros(1, bool)
+    if missing.all() and len(missing):
+        raise ValueError(f"The target {target_name!r} is missing on every row ({len(missing)}); "
+                         "name another target column.")
     if missing.any():
         rows = np.flatnonzero(~missing)
         warnings.warn(

@@ -435,8 +435,8 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
     else:
         shown = table[table["selected"]]
         cols = [c for c in ("score", "rank") if shown[c].notna().any()]
-        _echo_table(["column", *cols],
-                    [[str(r["column"]), *(_fmt(r[c]) if c == "score" else str(int(r[c]))
+        _echo_table(["  column", *cols],
+                    [[f"  {r['column']}", *(_fmt(r[c]) if c == "score" else str(int(r[c]))
                                           for c in cols)] for _, r in shown.iterrows()])
     for path in (output, scores_path if table is not None else None):
         if path:

@@ -12,7 +12,8 @@ and :mod:`featsieve.scores`.
 Real tables: the default decision tree takes missing values as NaN (scikit-learn
 trees since 1.3); a model that does not take NaN gets imputed values
 (``BaseSelector``); categorical columns are their category codes, for the tree
-and for the MI crossover weights.
+and for the MI crossover weights (estimated with a missing value counted as the
+column's median).
 """
 
 from __future__ import annotations

@@ -632,6 +632,12 @@ class FASTENER(_GeneticSearch):
                 rows = np.sort(np.random.default_rng(seed).choice(
                     n, size=self.weights_max_samples, replace=False))
             Xw = np.asarray(X_tr[rows], dtype=np.float64)
+            holes = np.isnan(Xw)
+            if holes.any():  # the weights only: a missing value counts as the column's median
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
+                    med = np.nan_to_num(np.nanmedian(Xw, axis=0))
+                Xw = np.where(holes, med, Xw)
             if self.task_ == "classification":
                 # scikit-learn's estimator (the seed's, §3.3), same values, by sorting
                 out = mutual_info_classif_sorted(Xw, y_tr[rows], random_state=seed)
