@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", default=None, help="Methods for compare (default: all default).")
     ap.add_argument("--model", default="lightgbm")
     ap.add_argument("--seeds", default=None, help="As featsieve compare --seeds.")
+    ap.add_argument("--repeats", type=int, default=None, help="As featsieve compare --repeats.")
     ap.add_argument("--n-jobs", type=int, default=None)
     ap.add_argument("--height", type=int, default=4000)
     ap.add_argument("--chart", default=None, help="Also save the score-vs-features chart here.")
@@ -74,7 +75,8 @@ def main(argv=None) -> int:
         from featsieve.report import write_report
 
         cmd = "featsieve compare" + (f" --methods {args.methods}" if args.methods else "") + \
-            f" --model {args.model}" + (f" --seeds {args.seeds}" if args.seeds else "")
+            f" --model {args.model}" + (f" --seeds {args.seeds}" if args.seeds else "") + \
+            (f" --repeats {args.repeats}" if args.repeats else "")
         write_report(html, result, command=cmd)
         print(result.verdict())
         if args.chart:
@@ -94,15 +96,12 @@ def _compare(args):
     import featsieve
     from featsieve.cli import _parse_seeds
     from featsieve.datasets import load_sonar
-    from featsieve.evaluation import compare_seeds
 
     X, y = load_sonar(return_X_y=True)
     methods = args.methods.split(",") if args.methods else None
-    kw = dict(methods=methods, estimator=args.model, dataset="sonar", n_jobs=args.n_jobs,
-              progress=True)
-    if args.seeds:
-        return compare_seeds(X, y, seeds=_parse_seeds(args.seeds, 0), **kw)
-    return featsieve.compare(X, y, random_state=0, **kw)
+    return featsieve.compare(X, y, methods=methods, estimator=args.model, dataset="sonar",
+                             n_jobs=args.n_jobs, progress=True, random_state=0,
+                             seeds=_parse_seeds(args.seeds, 0), n_repeats=args.repeats)
 
 
 if __name__ == "__main__":

@@ -261,7 +261,7 @@ def test_unknown_method_is_a_value_error_and_a_string_is_one_method():
         featsieve.make_selector("fastenr", task="classification")
     X, y = featsieve.datasets.load_sonar(return_X_y=True)
     res = compare(X, y, methods="cc", estimator="tree", random_state=0)
-    assert [r["method"] for r in res.rows] == ["all", "cc"]
+    assert [r["method"] for r in res.rows] == ["all", "baseline", "cc"]
 
 
 def test_k_picks_the_front_item_of_a_pareto_search(capsys):

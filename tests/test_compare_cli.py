@@ -24,30 +24,36 @@ def test_honest_split_parts_disjoint_and_stratified():
 
 def test_compare_rows_and_schema(sonar):
     X, y = sonar
-    r = featsieve.compare(X, y, methods=["cc", "forward", "embedded"], estimator="tree",
-                          dataset="sonar")
+    kw = dict(methods=["cc", "forward", "embedded"], estimator="tree", n_repeats=2, n_jobs=1)
+    r = featsieve.compare(X, y, dataset="sonar", **kw)
     d = r.to_dict()
     assert d["task"] == "classification" and d["metric"] == "accuracy"
-    assert [x["method"] for x in d["results"]] == ["all", "cc", "forward", "embedded"]
+    assert [x["method"] for x in d["results"]] == ["all", "baseline", "cc", "forward",
+                                                     "embedded"]
     for row in d["results"]:
-        assert len(row["selected"]) == row["n_selected"]
-        assert 0 <= row["test_score"] <= 1
-    fwd = d["results"][2]
+        for rep in row["repeats"]:
+            assert len(rep["selected"]) == rep["n_selected"]
+            assert 0 <= rep["test_score"] <= 1
+        assert row["n_selected"] == pytest.approx(np.mean([x["n_selected"]
+                                                           for x in row["repeats"]]))
+    fwd = d["results"][3]["repeats"][0]  # the first repeat's selector is kept
     assert fwd["selection_score"] == pytest.approx(r.selectors["forward"].selection_score_)
     assert fwd["gap"] == pytest.approx(fwd["selection_score"] - fwd["test_score"])
     assert fwd["model_fits"] == r.selectors["forward"].n_model_fits_
-    again = featsieve.compare(X, y, methods=["cc", "forward", "embedded"], estimator="tree")
-    assert [x["selected"] for x in again.to_dict()["results"]] == \
-        [x["selected"] for x in d["results"]]
+    again = featsieve.compare(X, y, **kw)
+    assert [x["selection_frequency"] for x in again.to_dict()["results"]] == \
+        [x["selection_frequency"] for x in d["results"]]
 
 
 def test_compare_regression_metric():
     from featsieve.datasets import load_residential_building
 
     X, y = load_residential_building(return_X_y=True)
-    r = featsieve.compare(X, y, methods=["cc"], estimator="linear")
-    assert r.task == "regression" and r.metric == "mse"
+    r = featsieve.compare(X, y, methods=["cc"], estimator="linear", n_repeats=2, n_jobs=1)
+    assert r.task == "regression" and r.metric == "mse" and not r.greater_is_better
     assert all(np.isfinite(x["test_score"]) for x in r.rows)
+    base = r.rows[1]  # the mean's MSE: far worse than the linear model on all columns
+    assert base["method"] == "baseline" and base["test_mean"] > r.rows[0]["test_mean"]
 
 
 def _user_csv(tmp_path):
@@ -98,24 +104,16 @@ def test_cli_errors_one_line_exit_2(tmp_path, capsys, args, needle):
 
 def test_cli_compare_json(tmp_path, capsys):
     out = tmp_path / "r.json"
-    rc = main(["compare", "--methods", "cc,embedded", "--model", "tree", "--json", str(out), "-q"])
+    rc = main(["compare", "--methods", "cc,embedded", "--model", "tree", "--repeats", "2",
+               "--n-jobs", "1", "--json", str(out), "-q"])
     assert rc == 0
     r = json.loads(out.read_text())
     assert r["dataset"] == "sonar" and r["n_samples"] == 208 and r["n_features"] == 60
     assert "all features" not in capsys.readouterr().err
 
 
-def test_seeds_with_audit_show_the_audit_means(sonar, capsys):
-    X, y = sonar
-    from featsieve.evaluation import compare_seeds
-
-    res = compare_seeds(X, y, seeds=[0, 1], methods=["cc"],
-                        estimator="tree", audit=True)
-    summ = res.summary().set_index("method")
-    for c in ("noise_inflation", "nested_cv"):
-        per_seed = [pd.to_numeric(r.to_frame().set_index("method").loc["cc", c])
-                    for r in res.runs]
-        assert summ.loc["cc", f"{c}_mean"] == pytest.approx(np.mean(per_seed))
-    rc = main(["compare", "sonar", "-m", "cc", "--seeds", "2", "--audit", "--model", "tree"])
+def test_repeats_with_audit_show_the_audit_columns(capsys):
+    rc = main(["compare", "sonar", "-m", "cc", "--seeds", "2", "--audit", "--model", "tree",
+               "--n-jobs", "1"])
     out = capsys.readouterr().out
-    assert rc == 0 and "noise infl mean" in out and "nested cv mean" in out
+    assert rc == 0 and "noise infl" in out and "nested cv" in out

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import featsieve
-from featsieve.evaluation import compare_seeds
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed not installed "
                                                         "(pip install 'featsieve[dask]')")
@@ -35,7 +34,7 @@ def small_sonar():
 
 
 def _strip(rows):
-    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("seconds", "repeats")} for r in rows]
 
 
 def _tasks(stream) -> int:
@@ -44,7 +43,7 @@ def _tasks(stream) -> int:
 
 def test_compare_on_dask_equals_n_jobs_1(client, small_sonar):
     X, y = small_sonar
-    kw = dict(methods=["cc", "forward", "rfecv"], estimator="tree")
+    kw = dict(methods=["cc", "forward", "rfecv"], estimator="tree", n_repeats=1)
     ref = featsieve.compare(X, y, n_jobs=1, **kw)
     with distributed.get_task_stream(client) as ts, parallel_config(backend="dask"):
         got = featsieve.compare(X, y, **kw)
@@ -56,13 +55,12 @@ def test_compare_on_dask_equals_n_jobs_1(client, small_sonar):
 def test_seeds_on_dask_equal_n_jobs_1(client, small_sonar):
     X, y = small_sonar
     kw = dict(methods=["cc", "embedded"], estimator="tree", seeds=[3, 4, 5])
-    ref = compare_seeds(X, y, n_jobs=1, **kw)
-    with distributed.get_task_stream(client) as ts, parallel_config(backend="dask"):
-        got = compare_seeds(X, y, **kw)
-    assert _tasks(ts) >= 3  # one compare per seed on the cluster
-    assert [r.random_state for r in got.runs] == [3, 4, 5]
-    for a, b in zip(got.runs, ref.runs, strict=True):
-        assert _strip(a.rows) == _strip(b.rows)
+    ref = featsieve.compare(X, y, n_jobs=1, **kw)
+    with distributed.get_task_stream(client) as ts, parallel_config(backend="dask", n_jobs=3):
+        got = featsieve.compare(X, y, **kw)
+    assert _tasks(ts) >= 3  # one repeat per seed on the cluster
+    assert got.seeds == [3, 4, 5]
+    assert _strip(got.rows) == _strip(ref.rows)
 
 
 def test_cli_backend_dask_scheduler(client, tmp_path, capsys):
@@ -116,7 +114,7 @@ def test_compare_on_ray_equals_n_jobs_1(small_sonar):
     from ray.util.joblib import register_ray
 
     X, y = small_sonar
-    kw = dict(methods=["cc", "forward"], estimator="tree")
+    kw = dict(methods=["cc", "forward"], estimator="tree", n_repeats=1)
     ref = featsieve.compare(X, y, n_jobs=1, **kw)
     register_ray()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

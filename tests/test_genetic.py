@@ -3,6 +3,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.datasets import make_classification
 from sklearn.metrics import f1_score
 from sklearn.tree import DecisionTreeClassifier
@@ -219,13 +220,13 @@ def test_float32_input_stays_float32_and_gives_the_same_front(five_of_sixty, mon
     X, y = five_of_sixty
     X32 = X.astype(np.float32)
     seen = []
-    orig = _fastener._GeneticSearch._setup
+    orig = _fastener._GeneticSearch._new_search
 
     def spy(self, X, y, X_val, y_val):
         seen.append(X.dtype)
         return orig(self, X, y, X_val, y_val)
 
-    monkeypatch.setattr(_fastener._GeneticSearch, "_setup", spy)
+    monkeypatch.setattr(_fastener._GeneticSearch, "_new_search", spy)
     kw = dict(n_generations=8, random_state=0)
     a = FASTENER(**kw).fit(X32.astype(np.float64), y)
     b = FASTENER(**kw).fit(X32, y)
@@ -239,17 +240,17 @@ def test_float32_input_stays_float32_and_gives_the_same_front(five_of_sixty, mon
 @pytest.mark.parametrize("carry_front", [False, True])
 def test_carry_front_mutates_every_front_item_each_generation(five_of_sixty, monkeypatch,
                                                               carry_front):
-    from featsieve.genetic import _fastener
+    from featsieve.genetic._search import SearchState
 
     X, y = five_of_sixty
     fronts, inputs = [], {}
-    orig = _fastener._GeneticSearch._record
+    orig = SearchState.record
 
     def spy(self, generation, *a, **kw):
-        fronts.append(set(self._front.bits()))
+        fronts.append(set(self.front.bits()))
         return orig(self, generation, *a, **kw)
 
-    monkeypatch.setattr(_fastener._GeneticSearch, "_record", spy)
+    monkeypatch.setattr(SearchState, "record", spy)
     flip = BitFlipMutation(1.0)
 
     def recording(item, n, rng, gen):
@@ -682,3 +683,51 @@ def test_reproduce_split_keeps_rare_classes_where_selectors_fit():
     assert [(y[te] == c).sum() for c in range(3)] == [6, 6, 6]
     fit, val = _split_keeping_rare(y[tr], 0, min_rows=4, outer=False)
     assert (y[tr][fit] == 3).sum() == 2 and len(fit) + len(val) == len(tr)
+
+
+class _FailsAfter(BaseEstimator):
+    """A tree that raises on its ``n``-th fit (counted across clones)."""
+
+    fits = 0
+
+    def __init__(self, n=5):
+        self.n = n
+
+    def fit(self, X, y):
+        type(self).fits += 1
+        if type(self).fits >= self.n:
+            raise RuntimeError("fit failed on purpose")
+        from sklearn.tree import DecisionTreeClassifier
+
+        self.tree_ = DecisionTreeClassifier(random_state=0).fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.tree_.predict(X)
+
+
+def _holds_rows(value, n_rows):
+    """Whether ``value`` holds an array of the training rows (searched one level deep)."""
+    values = list(value.values()) if isinstance(value, dict) else [value]
+    values += [v for obj in values if hasattr(obj, "__dict__") for v in vars(obj).values()]
+    return any(isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] >= n_rows // 2
+               and v.dtype.kind == "f" and v.ndim == 2 for v in values)
+
+
+@pytest.mark.parametrize("cls", [FASTENER, POSS])
+def test_nothing_of_the_search_stays_on_the_estimator(five_of_sixty, cls):
+    X, y = five_of_sixty
+    params = set(cls().get_params())
+    sel = cls(n_generations=6, random_state=0).fit(X, y)
+    private = {k for k in vars(sel) if k.startswith("_")}
+    assert private <= {"_usable", "_all_feature_names", "_column_labels", "_sklearn_output_config"}
+    assert not any(_holds_rows(v, len(y)) for k, v in vars(sel).items() if k not in params)
+    # a fit that fails half way leaves no training data, cache, front or generator behind
+    _FailsAfter.fits = 0
+    failing = cls(_FailsAfter(5), n_generations=6, random_state=0)
+    with pytest.raises(RuntimeError, match="on purpose"):
+        failing.fit(X, y)
+    left = {k: v for k, v in vars(failing).items() if k not in params}
+    assert not {"pareto_front_", "history_", "support_"} & set(left)
+    assert not any(_holds_rows(v, len(y)) for v in left.values())
+    assert {k for k in left if k.startswith("_")} <= private

@@ -271,6 +271,47 @@ def test_pool_shrinks_under_the_fit_budget(sonar):
     assert "reduced from 1200" in res.noise_note
 
 
+def test_audit_config_is_the_one_set_of_options(sonar):
+    from featsieve.evaluation import FRONT_END_AUDIT, AuditConfig
+
+    X, y = sonar
+    cfg = AuditConfig(noise_features=40, n_repeats=2, cv=3)
+    a = selection_inflation(UnivariateFilter("cc", n_features_to_select=5), "tree", X, y,
+                            config=cfg, random_state=3)
+    b = selection_inflation(UnivariateFilter("cc", n_features_to_select=5), "tree", X, y,
+                            noise_features=40, n_repeats=2, cv=3, random_state=3)
+    assert json.dumps(a.to_dict(), default=str) == json.dumps(b.to_dict(), default=str)
+    with pytest.raises(TypeError, match="Unknown audit options \\['repeats'\\]"):
+        selection_inflation(UnivariateFilter("cc"), "tree", X, y, repeats=2)
+    # the cap: 2 fits per column, 400 fits, 2 repeats -> 400 / (2 * 2 * 2) = 50 columns
+    assert AuditConfig(max_noise_fits=400, n_repeats=2).noise_pool(120, 60)[0] == 50
+    assert AuditConfig(max_noise_fits=40, n_repeats=2).noise_pool(120, 60)[0] == 32  # 4 * max k
+    assert AuditConfig(max_noise_fits=None).noise_pool(120, 60) == (1200, "")
+    assert FRONT_END_AUDIT.noise_pool(None, 60) == (1200, "")  # no fits counted: no cap
+    assert FRONT_END_AUDIT.with_options(k_values=[2, 3]).k_values == (2, 3)
+
+
+def test_one_refit_and_score_for_compare_and_the_audit(sonar):
+    from featsieve.evaluation import evaluate_support
+    from featsieve.evaluation._refit import refit_scores
+
+    X, y = sonar
+    Xa, ya = X.to_numpy(), pd.factorize(y)[0]
+    tr, te = np.arange(0, 150), np.arange(150, len(ya))
+    mask = np.zeros(Xa.shape[1], bool)
+    mask[[3, 10, 44]] = True
+    want = float(np.mean(tree(3).fit(Xa[tr][:, mask], ya[tr]).predict(Xa[te][:, mask])
+                         == ya[te]))
+    assert evaluate_support(tree(3), "classification", Xa[tr], ya[tr], Xa[te], ya[te],
+                            mask) == want
+    assert refit_scores(tree(3), "classification", Xa[tr], ya[tr], [(Xa[te], ya[te])],
+                        [3, 10, 44]) == [want]
+    # nothing selected: the majority class of the fitting rows
+    majority = np.bincount(ya[tr]).argmax()
+    assert refit_scores(tree(3), "classification", Xa[tr], ya[tr], [(Xa[te], ya[te])],
+                        []) == [float(np.mean(ya[te] == majority))]
+
+
 def test_input_not_modified(sonar):
     X, y = sonar
     X0, y0 = X.copy(), y.copy()
@@ -303,7 +344,8 @@ def test_compare_audit_columns(sonar):
                     audit={"noise_features": 50, "n_repeats": 2, "cv": 3})
     df = r.to_frame()
     assert {"noise_inflation", "noise_se", "nested_cv", "nested_cv_sd"} <= set(df.columns)
-    all_row, cc_row = df.iloc[0], df.iloc[1]
+    all_row, cc_row = df.iloc[0], df.iloc[2]
+    assert df.iloc[1]["method"] == "baseline" and np.isnan(df.iloc[1]["nested_cv"])
     assert np.isnan(all_row["noise_inflation"]) and 0.5 < all_row["nested_cv"] <= 1
     assert cc_row["noise_pool"] == 50 and np.isfinite(cc_row["noise_inflation"])
 

@@ -396,7 +396,8 @@ def test_registered_methods_and_path_candidates():
     spec = get_method("hsic-lasso")
     sel = make_selector("hsic-lasso", task="regression").set_params(**spec.path_params).fit(X, y)
     cands = tuning_candidates(spec, sel, 24)
-    assert list(cands) == ["k=4", "k=5", "k=6", "k=12"]
+    # k_grid(24): log-spaced 1..12 plus {24/6, 24/5, 24/4, 24/2}
+    assert list(cands) == ["k=1", "k=2", "k=3", "k=4", "k=5", "k=6", "k=8", "k=12"]
     direct = HSICLasso(4).fit(X, y)
     np.testing.assert_array_equal(cands["k=4"], direct.support_)
     for name in ("nocco-lasso", "mrmr", "ckta", "qpfs", "fhsic"):

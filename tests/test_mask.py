@@ -128,6 +128,35 @@ def test_gbmo_stop_iteration_helper():
     assert gbmo_stop_iteration([-0.9, -0.80], 0.05) == 2
 
 
+def test_stop_rules_read_a_path():
+    from featsieve.mask import SizeStop, SlackStop
+
+    losses = [5.0, 4.0, 4.0, 4.5, 3.0]
+    assert SlackStop(0.1).n_removed(losses, 8) == 3  # iteration 4 is rejected
+    assert SlackStop(0.1).n_recorded(3, len(losses)) == 4  # ... and recorded
+    assert SlackStop(np.inf).n_removed(losses[:3], 4) == 3  # down to one feature
+    with pytest.raises(ValueError, match="refit with slack >= 0.2"):
+        SlackStop(0.2).n_removed(losses, 8)  # the path ends before the rule fires
+    assert SizeStop(6).n_removed(losses, 8) == 2 and SizeStop(6).n_recorded(2, 5) == 2
+    assert SizeStop(3).target_size(8) == 3 and SlackStop(0.0).target_size(8) == 1
+    with pytest.raises(ValueError, match="reached 3 features"):
+        SizeStop(2).n_removed(losses, 8)
+    assert SlackStop(0.0).accepts(1.0, 1.0) and not SlackStop(0.0).accepts(1.1, 1.0)
+
+
+def test_history_and_counts_are_views_of_the_one_path():
+    X, y, _ = make_gbmo_synthetic(200, 12, 3, distribution="normal", random_state=2)
+    sel = GBMO(LinearRegression(), slack=0.001, random_state=0).fit(X, y)
+    stored = vars(sel)
+    assert "history_" not in stored and "n_candidates_evaluated_" not in stored
+    p = sel.path_
+    assert [r["accepted"] for r in sel.history_] == p["accepted"].tolist()
+    assert p["accepted"].sum() == 12 - sel.n_features_selected_
+    assert sel.n_candidates_evaluated_ == sum(range(12 - len(p["loss"]) + 1, 13))
+    with pytest.raises(NotFittedError):
+        GBMO(LinearRegression()).history_  # noqa: B018
+
+
 # ------------------------------------------------ one path serves every mu / eta
 def test_one_path_serves_every_mu_and_eta():
     X, y, _ = make_gbmo_synthetic(200, 16, 4, distribution="normal", random_state=3)
@@ -167,7 +196,8 @@ def test_registry_candidates_tune_mu_and_eta_from_one_fit():
     fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
                                    random_state=0).set_params(**fspec.path_params).fit(X, y)
     sizes = sorted(int(m.sum()) for m in tuning_candidates(fspec, fsel, 12).values())
-    assert sizes == [2, 3, 6]  # {12/6, 12/5, 12/4, 12/2} rounded: 2, 2, 3, 6
+    # k_grid(12): log-spaced 1..6 (1, 2, 4, 6) plus {12/6, 12/5, 12/4, 12/2} (2, 2, 3, 6)
+    assert sizes == [1, 2, 3, 4, 6]
 
 
 # ------------------------------------------------------------- counting work

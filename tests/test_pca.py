@@ -267,7 +267,8 @@ def test_registered_in_compare():
     assert {"pclfs", "pclfs-ext"} <= set(featsieve.methods("classification"))
     assert "pclfs" not in featsieve.methods("regression")
     X, y, _ = make_pclfs_classification(400, 10, 3, random_state=1)
-    r = featsieve.compare(X, y, methods=["pclfs", "pclfs-ext"], estimator="logistic")
+    r = featsieve.compare(X, y, methods=["pclfs", "pclfs-ext"], estimator="logistic",
+                          n_repeats=1)
     rows = {row["method"]: row for row in r.rows}
     ext = r.selectors["pclfs-ext"]
     assert rows["pclfs-ext"]["tuned"].startswith("T=")

@@ -14,14 +14,15 @@ import numpy as np
 import pytest
 
 import featsieve
-from featsieve.evaluation import compare_seeds
-from featsieve.progress import bar, is_enabled, track
+from featsieve.progress import bar, track
 from featsieve.report import (
     inflation_columns,
     method_figures,
     render_report,
     report_data,
+    score_distribution_data,
     score_vs_features_data,
+    selection_frequency_data,
     write_report,
 )
 from featsieve.report._classic import forward_plot_data, scores_plot_data
@@ -81,16 +82,7 @@ def result():
 
     X, y = load_sonar(return_X_y=True)
     return featsieve.compare(X, y, methods=["cc", "forward", "embedded", "rfe"],
-                             estimator="tree", dataset="sonar")
-
-
-@pytest.fixture(scope="module")
-def seeds_result():
-    from featsieve.datasets import load_sonar
-
-    X, y = load_sonar(return_X_y=True)
-    return compare_seeds(X, y, seeds=[0, 1, 2], methods=["cc", "embedded"], estimator="tree",
-                         dataset="sonar")
+                             estimator="tree", dataset="sonar", n_repeats=3, n_jobs=1)
 
 
 # ------------------------------------------------------------------ the page
@@ -98,20 +90,27 @@ def test_report_has_every_section_and_is_self_contained(result, tmp_path):
     path = write_report(tmp_path / "sub" / "r.html", result, command="featsieve compare")
     html = path.read_text(encoding="utf-8")
     page = _parse(html)
-    for sec in ["summary", "comparison", "score-vs-features", "method-figures"] + ALWAYS:
+    for sec in ["summary", "comparison", "score-vs-features", "score-distribution",
+                "selection-frequency", "method-figures"] + ALWAYS:
         assert sec in page.sections, sec
     assert "inflation" not in page.sections  # no audit columns in these rows
     # every image is an embedded PNG; nothing points at the network
-    assert len(page.imgs) >= 4
+    assert len(page.imgs) >= 6
     for src in page.imgs:
         assert src.startswith("data:image/png;base64,")
         assert base64.b64decode(src.split(",", 1)[1])[:8] == PNG_MAGIC
     assert not [u for u in page.urls if u.startswith(("http:", "https:", "//"))]
-    # the comparison table: one row per method, in order, with the test scores
-    rows = page.tables["comparison"][1:]
-    assert [r[0] for r in rows] == ["all", "cc", "forward", "embedded", "rfe"]
-    assert [float(r[3]) for r in rows] == pytest.approx(
-        [x["test_score"] for x in result.rows], abs=5e-5)
+    # the comparison table: one row per method, in order, with the test mean and interval
+    head, *rows = page.tables["comparison"]
+    assert [r[0] for r in rows] == ["all", "baseline", "cc", "forward", "embedded", "rfe"]
+    i = head.index("test (95% interval)")
+    for r, x in zip(rows, result.rows, strict=True):
+        mean, _, ci = r[i].partition(" [")
+        assert float(mean) == pytest.approx(x["test_mean"], abs=5e-5)
+        if ci:
+            lo, hi = (float(v) for v in ci.rstrip("]").split(", "))
+            assert [lo, hi] == pytest.approx(x["test_ci"], abs=5e-5)
+    assert [r[head.index("vs all")] for r in rows[1:]] == [x["vs_all"] for x in result.rows[1:]]
     # classic figures: forward's rounds and the importances/scores; rfe (sklearn) has none
     assert page.figures.count("forward") == 1 and page.figures.count("embedded") == 1
     assert "rfe" not in page.figures
@@ -122,18 +121,16 @@ def test_report_has_every_section_and_is_self_contained(result, tmp_path):
     assert result.fingerprint == data_fingerprint(*load_sonar(return_X_y=True))
 
 
-def test_report_sections_for_several_seeds(seeds_result):
-    page = _parse(render_report(seeds_result))
-    assert {"comparison", "score-vs-features"} <= set(page.sections)
-    rows = page.tables["comparison"][1:]
-    cc = next(r for r in rows if r[0] == "cc")
-    tests = [x["test_score"] for run in seeds_result.runs for x in run.rows if x["method"] == "cc"]
-    own = [x["selection_score"] for run in seeds_result.runs for x in run.rows
-           if x["method"] == "cc"]
-    assert float(cc[3]) == pytest.approx(np.mean(own), abs=5e-5)
-    mean, sd = cc[4].split(" ± ")
-    assert float(mean) == pytest.approx(np.mean(tests), abs=5e-5)
-    assert float(sd) == pytest.approx(np.std(tests, ddof=1), abs=5e-3)
+def test_method_figure_shows_the_selection_the_table_reports(result):
+    """Issue 21, item 8: cc's figure marks the tuned k of the first repeat, not its default."""
+    figs, problems = method_figures(result)
+    assert not problems
+    k = result.tuned_cuts["cc"]["n_features"]
+    assert result.rows[2]["repeats"][0]["n_selected"] == k
+    title, fig = next((t, f) for m, t, f in figs if m == "cc")
+    assert f"the {k} columns the table reports (k={k}" in title
+    d = scores_plot_data(result.selectors["cc"], top=60, support=result.supports["cc"])
+    assert sum(d["selected"]) == k != result.selectors["cc"].support_.sum()
 
 
 def test_inflation_section_appears_with_audit_columns(result):
@@ -149,8 +146,8 @@ def test_inflation_section_appears_with_audit_columns(result):
     assert "noise inflation" in head and "nested cv" in head
     infl = page.tables["inflation"]
     assert infl[0][:2] == ["method", "selection score"]
-    assert len(infl) == 1 + len(result.rows) and infl[3][0] == "forward"
-    assert float(infl[3][4]) == pytest.approx(0.02)
+    assert len(infl) == 1 + len(result.rows) and infl[4][0] == "forward"
+    assert float(infl[4][4]) == pytest.approx(0.03)
     assert "known to be useless" in render_report(audited)  # the columns are explained
 
 
@@ -179,30 +176,34 @@ def test_write_report_refuses_a_directory(result, tmp_path):
 
 
 # ------------------------------------------------------------------ the data
-def test_score_vs_features_data_single_and_seeds(result, seeds_result):
+def test_figure_data_agree_with_the_rows(result):
     d = score_vs_features_data(result)
     assert d["metric"] == "accuracy" and d["greater_is_better"] and d["n_features"] == 60
     assert [p["method"] for p in d["points"]] == ["cc", "forward", "embedded", "rfe"]
-    for p, r in zip(d["points"], result.rows[1:], strict=True):
-        assert (p["n_selected"], p["test"]) == (r["n_selected"], r["test_score"])
-        assert p["test_std"] is None
-    assert d["all"]["n_selected"] == 60
-    s = score_vs_features_data(seeds_result)
-    emb = next(p for p in s["points"] if p["method"] == "embedded")
-    ns = [x["n_selected"] for run in seeds_result.runs for x in run.rows
-          if x["method"] == "embedded"]
-    assert emb["n_selected"] == pytest.approx(np.mean(ns))
-    assert emb["n_selected_std"] == pytest.approx(np.std(ns, ddof=1))
-    assert s["n_runs"] == 3
+    for p, r in zip(d["points"], result.rows[2:], strict=True):
+        assert (p["n_selected"], p["test"]) == (r["n_selected"], r["test_mean"])
+        assert p["test_ci"] == r["test_ci"] and p["n_range"] == r["n_selected_range"]
+    assert d["all"]["n_selected"] == 60 and d["n_repeats"] == 3
+    assert d["baseline"]["n_selected"] == 0
+    f = selection_frequency_data(result, max_columns=5)
+    assert f["methods"] == ["cc", "forward", "embedded", "rfe"] and len(f["columns"]) == 5
+    j = f["methods"].index("cc")
+    for c, row in zip(f["columns"], f["frequency"], strict=True):
+        assert row[j] == result.rows[2]["selection_frequency"].get(c, 0.0)
+    assert f["frequency"].max() == 1.0
+    s = score_distribution_data(result)
+    assert s["methods"][0] == "baseline" and s["all"] == result.rows[0]["test_scores"]
+    assert s["scores"][1] == result.rows[2]["test_scores"]
 
 
 def test_report_data_is_json_and_holds_the_comparison(result):
     d = json.loads(json.dumps(report_data(result)))
     base = result.to_dict()
-    for k in ("dataset", "n_samples", "n_features", "results", "fingerprint", "params"):
+    for k in ("dataset", "n_samples", "n_features", "results", "fingerprint", "params",
+              "n_repeats", "seeds"):
         assert d[k] == json.loads(json.dumps(base[k]))
     assert d["chart"] == json.loads(json.dumps(score_vs_features_data(result)))
-    assert d["run_params"]["seeds"] == [0] and d["environment"]["numpy"] == np.__version__
+    assert d["run_params"]["seeds"] == [0, 1, 2] and d["environment"]["numpy"] == np.__version__
 
 
 def test_forward_plot_data_matches_history(result):
@@ -249,7 +250,7 @@ def test_figures_come_from_the_method_table_missing_skipped_broken_reported(resu
     r = copy.copy(result)
     r.selectors = {**result.selectors, "m": object(), "b": object(), "unregistered": object()}
     figs, problems = method_figures(r)
-    assert [m for m, _, _ in figs] == ["cc", "forward", "embedded"]
+    assert [m for m, _, _ in figs] == ["cc", "forward", "embedded"]  # rfe: none
     assert len(problems) == 1 and "b" in problems[0] and "boom" in problems[0]
     page = _parse(render_report(r))
     assert "notes" in page.sections
@@ -261,11 +262,12 @@ def test_cli_compare_report_and_json(tmp_path, capsys):
 
     html, js = tmp_path / "r.html", tmp_path / "r.json"
     rc = main(["compare", "--methods", "cc,embedded", "--model", "tree", "--seeds", "2",
-               "--seed", "5", "--report", str(html), "--json", str(js), "-q"])
+               "--seed", "5", "--n-jobs", "1", "--report", str(html), "--json", str(js), "-q"])
     out = capsys.readouterr().out
     assert rc == 0 and "seeds 5, 6" in out and f"wrote {html}" in out
     d = json.loads(js.read_text())
-    assert d["seeds"] == [5, 6] and [r["random_state"] for r in d["runs"]] == [5, 6]
+    assert d["seeds"] == [5, 6] and d["n_repeats"] == 2
+    assert [x["seed"] for x in d["results"][2]["repeats"]] == [5, 6]
     assert "--seeds 2" in d["command"]
     page = _parse(html.read_text())
     assert set(ALWAYS + ["comparison", "score-vs-features"]) <= set(page.sections)
@@ -288,18 +290,12 @@ def test_cli_bad_seeds_one_line(bad, capsys):
     assert rc == 2 and "seeds" in err and len(err.strip().splitlines()) == 1
 
 
-def test_compare_seeds_n_jobs_identical():
+def test_repeated_seeds_refused():
     from featsieve.datasets import load_sonar
 
     X, y = load_sonar(return_X_y=True)
-    kw = dict(seeds=[0, 1], methods=["cc", "forward"], estimator="tree")
-    a, b = compare_seeds(X, y, n_jobs=1, **kw), compare_seeds(X, y, n_jobs=2, **kw)
-    for ra, rb in zip(a.runs, b.runs, strict=True):
-        assert [{k: v for k, v in r.items() if k != "seconds"} for r in ra.rows] == \
-            [{k: v for k, v in r.items() if k != "seconds"} for r in rb.rows]
-    assert a.runs[0].rows != a.runs[1].rows  # another seed, another split
     with pytest.raises(ValueError, match="distinct"):
-        compare_seeds(X, y, seeds=[1, 1], methods=["cc"])
+        featsieve.compare(X, y, seeds=[1, 1], methods=["cc"])
 
 
 # ------------------------------------------------------------------ progress
@@ -309,17 +305,20 @@ class _Tty(io.StringIO):
 
 
 def test_progress_only_on_a_terminal(monkeypatch):
-    assert not is_enabled(True, stream=io.StringIO())
-    assert not is_enabled(False, stream=_Tty()) and not is_enabled(None, stream=_Tty())
-    assert is_enabled(True, stream=_Tty())
-    # off: items unchanged, tqdm untouched
-    assert list(track(iter(range(4)), desc="x", enabled=True)) == [0, 1, 2, 3]
-    b = bar(3, enabled=False)
-    b.update(2)
-    assert b.n == 2
+    # off: the items themselves, no bar
+    items = iter(range(4))
+    assert track(items, desc="x", enabled=False) is items
+    # asked for, but standard error is no terminal: tqdm's disable=None draws nothing
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert list(track(range(3), desc="steps", enabled=True, leave=True)) == [0, 1, 2]
+    assert bar(3, enabled=True).disable and err.getvalue() == ""
     # on (fake terminal): a real bar that counts and shows a rate
     err = _Tty()
     monkeypatch.setattr(sys, "stderr", err)
+    assert bar(3, enabled=False).disable and not bar(3, enabled=True).disable
+    err.seek(0)
+    err.truncate(0)
     assert list(track(range(5), desc="steps", enabled=True, leave=True)) == list(range(5))
     text = err.getvalue()
     assert "steps" in text and "5/5" in text and "it/s" in text
@@ -371,13 +370,15 @@ def test_regression_report_says_lower_is_better():
     from featsieve.datasets import load_residential_building
 
     X, y = load_residential_building(return_X_y=True)
-    r = featsieve.compare(X.iloc[:, :30], y, methods=["cc", "embedded"], estimator="linear")
+    r = featsieve.compare(X.iloc[:, :30], y, methods=["cc", "embedded"], estimator="linear",
+                          n_repeats=2, n_jobs=1)
     d = score_vs_features_data(r)
     assert d["metric"] == "mse" and not d["greater_is_better"]
     html = render_report(r)
     page = _parse(html)
     assert "score-vs-features" in page.sections and "better <b>lower</b>" in html
-    assert [row[0] for row in page.tables["comparison"][1:]] == ["all", "cc", "embedded"]
+    assert [row[0] for row in page.tables["comparison"][1:]] == ["all", "baseline", "cc",
+                                                                 "embedded"]
 
 
 def test_cli_audit_report(tmp_path, capsys):

@@ -10,7 +10,16 @@ from __future__ import annotations
 import importlib
 
 from ._base import BaseSelector
-from ._registry import MethodSpec, Tuning, get_method, make_selector, methods, register_method
+from ._registry import (
+    MethodSpec,
+    MethodUnavailableError,
+    Tuning,
+    get_method,
+    make_selector,
+    methods,
+    register_method,
+    resolve_method,
+)
 from ._validation import ConstantFeatureWarning, DuplicateFeatureWarning, FewerFeaturesWarning
 from .classic import (
     EmbeddedSelector,
@@ -34,14 +43,12 @@ __version__ = "0.1.0"
 
 # sub-modules reachable as attributes without an explicit import
 _SUBMODULES = ("models", "datasets", "method_table", "scores", "protocol", "io", "evaluation",
-               "report", "classic", "mask", "genetic", "kernel", "pca", "reproduce")
+               "report", "classic", "mask", "genetic", "kernel", "pca", "comparators", "reproduce")
 
 # public name -> module that defines it (imported on first access)
 _LAZY = {
     "compare": "featsieve.evaluation",
-    "compare_seeds": "featsieve.evaluation",
     "ComparisonResult": "featsieve.evaluation",
-    "SeedsComparison": "featsieve.evaluation",
     "write_report": "featsieve.report",
     "selection_inflation": "featsieve.evaluation",
     "InflationResult": "featsieve.evaluation",
@@ -70,6 +77,13 @@ _LAZY = {
     "POSS": "featsieve.genetic",
     "PCLFS": "featsieve.pca",
     "pclfs_extended_size": "featsieve.pca",
+    "BorutaSelector": "featsieve.comparators",
+    "ShapRFESelector": "featsieve.comparators",
+    "L1Selector": "featsieve.comparators",
+    "PermutationSelector": "featsieve.comparators",
+    "SFSSelector": "featsieve.comparators",
+    "KnockoffSelector": "featsieve.comparators",
+    "AbessSelector": "featsieve.comparators",
 }
 
 __all__ = [
@@ -95,6 +109,8 @@ __all__ = [
     "methods",
     "mutual_info_scores",
     "register_method",
+    "resolve_method",
+    "MethodUnavailableError",
     "stump_gain_scores",
     *_LAZY,
 ]

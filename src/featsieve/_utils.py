@@ -1,15 +1,32 @@
 """Small shared helpers of the base layer: one place for what several families need.
 
 Nothing here knows a method: task -> scorer name, the default decision tree, the
-cross-validation splitter, the rank of scores with ties broken by column order.
+cross-validation splitter, the rank of scores with ties broken by column order, and
+the one atomic file writer of the front ends.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import numpy as np
 from sklearn.utils import check_random_state
 
-__all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores"]
+__all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores", "atomic_write",
+           "MethodUnavailableError"]
+
+
+class MethodUnavailableError(ImportError, ValueError):
+    """A method whose library is not installed; the message says what to install.
+
+    An ``ImportError`` and a ``ValueError`` (so the front ends report it as
+    bad input). Raised when the method is built (from the method table's
+    ``requires``) and by a wrapper that imports its library at fit time.
+    """
 
 
 def scorer_for(task: str) -> str:
@@ -80,3 +97,51 @@ def rank_from_scores(scores) -> tuple[np.ndarray, np.ndarray]:
     ranking = np.empty(s.size, dtype=np.int64)
     ranking[order] = np.arange(1, s.size + 1)
     return order, ranking
+
+
+@contextmanager
+def atomic_write(path) -> Iterator[Path]:
+    """Write a file through a temporary sibling and a rename, so it is never half written.
+
+    Yields the temporary path to write; when the block ends without an error
+    the file takes the permissions of the file it replaces (else ``0666`` less
+    the umask, as ``open`` would give) and is renamed onto ``path``; on an
+    error it is removed and ``path`` is left as it was. Missing parent
+    directories are created.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The destination.
+
+    Yields
+    ------
+    tmp : pathlib.Path
+        Where to write (in the destination's directory, so the rename is atomic).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "a" / "b.txt"
+    >>> with atomic_write(out) as tmp:
+    ...     _ = tmp.write_text("done")
+    >>> out.read_text()
+    'done'
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.exists():
+        mode = out.stat().st_mode & 0o777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)

@@ -85,6 +85,11 @@ def _progress_on(quiet: bool) -> bool:
     return not quiet and sys.stderr.isatty()
 
 
+def _progress_or_lines(quiet: bool) -> bool:
+    """Bars on a terminal; elsewhere the loops that print lines do (compare's methods)."""
+    return not quiet
+
+
 def _fmt(v, digits=4):
     if v is None:
         return "-"
@@ -110,12 +115,41 @@ def _echo_table(headers, rows):
         click.echo(fmt(row))
 
 
+def _pm(mean, half, digits=4, sign=False):
+    if mean is None or mean != mean:
+        return "-"
+    mean = float(mean) + 0.0 if abs(mean) >= 0.5 * 10.0 ** -digits else 0.0  # no "-0.00"
+    text = f"{mean:+.3f}" if sign else _fmt(mean, digits)
+    return text if half is None or half != half else f"{text} ± {half:.2g}"
+
+
+def _half(ci, mean):
+    lo, hi = ci if ci is not None else (None, None)
+    if lo is None or hi is None or mean is None:
+        return None
+    return (hi - lo) / 2
+
+
 def _print_table(result):
+    """The comparison table: one row per method (the columns of ``to_frame()``)."""
     df = result.to_frame()
-    headers = ["method", "n_selected", "selection", "test", "gap", "seconds", "fits", "tuned"]
-    rows = [[str(r.method), str(r.n_selected), _fmt(r.selection_score), _fmt(r.test_score),
-             _fmt(r.gap, 3), f"{r.seconds:.2f}", str(r.model_fits), str(r.tuned or "")]
-            for r in df.itertuples()]
+    headers = ["method", "n_sel", "range", "test (95% CI)", "vs all (95% CI)", "p_adj",
+               "verdict", "stability", "gap", "seconds", "fits", "tuned"]
+    rows = []
+    for r in df.itertuples():
+        lo, hi = r.n_selected_range
+        st = None if r.stability is None or r.stability != r.stability else r.stability
+        rows.append([
+            str(r.method) + (" (!)" if r.constant_model * 2 > result.n_repeats else ""),
+            f"{r.n_selected:.3g}", str(lo) if lo == hi else f"{lo}-{hi}",
+            _pm(r.test_mean, r.test_halfwidth),
+            _pm(r.diff_vs_all, _half(r.diff_ci, r.diff_vs_all), sign=True)
+            if r.method != "all" else "-",
+            "-" if r.p_value_adj is None or r.p_value_adj != r.p_value_adj
+            else f"{r.p_value_adj:.3g}",
+            r.vs_all if isinstance(r.vs_all, str) else "-",
+            "-" if st is None else _pm(st, _half(r.stability_ci, st), digits=2),
+            _fmt(r.gap, 3), f"{r.seconds:.2f}", str(r.model_fits), str(r.tuned or "")])
     if "nested_cv" in df.columns:  # compare --audit
         headers += ["noise infl", "± se", "pool", "nested cv", "± sd"]
         for row, r in zip(rows, df.itertuples(), strict=True):
@@ -123,6 +157,8 @@ def _print_table(result):
                     "-" if r.noise_pool is None or r.noise_pool != r.noise_pool
                     else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]
     _echo_table(headers, rows)
+    if any(r.constant_model * 2 > result.n_repeats for r in df.itertuples()):
+        click.echo("(!) the refit model predicted one value for every test row in most repeats")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -163,14 +199,35 @@ def common(f):
 @click.argument("data", required=False)
 @common
 @click.option("--methods", "-m", default=None,
-              help="Comma-separated method names (default: every registered method for the task).")
+              help="Comma-separated methods (default: every registered method for the task): "
+                   "names, 'comparators' for all comparators, or module:Class import paths "
+                   "of your own selectors.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="Write the results as JSON here (the same data as --report).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a self-contained HTML report here (table, charts, run details).")
+@click.option("--repeats", type=click.IntRange(min=1), default=None,
+              help="Honest splits to run (one seed each, --seed, --seed+1, ...; default: 5 "
+                   "below 10,000 rows, 3 below 100,000, else 2).")
 @click.option("--seeds", default=None, metavar="N|S1,S2,...",
-              help="Repeat the comparison: N seeds starting at --seed, or a comma-separated "
-                   "list of seeds. The report then shows mean and spread over seeds.")
+              help="The repeats' seeds: N seeds starting at --seed, or a comma-separated list.")
+@click.option("--metric", default=None, metavar="SCORER",
+              help="Any scikit-learn scorer name (balanced_accuracy, f1, roc_auc, r2, "
+                   "neg_mean_absolute_error, ...) for tuning and test scores. Default: "
+                   "accuracy (balanced_accuracy when a class is under 20% of rows); mse.")
+@click.option("--groups", "groups_col", default=None, metavar="COL",
+              help="Rows sharing a value of COL stay in one part of every split (COL is not "
+                   "a feature).")
+@click.option("--time", "time_col", default=None, metavar="COL",
+              help="Split in time order of COL: train before selection-val before model-val "
+                   "before test (COL is not a feature).")
+@click.option("--k-grid", default=None, metavar="K1,K2,...",
+              help="Numbers of columns to try for methods tuned on k (counts, or fractions "
+                   "below 1); default: 1, 2, 4, ... up to half the columns, plus M/6, M/5, "
+                   "M/4.")
+@click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Start no repeat after SECONDS (the first always runs); says how many ran.")
 @click.option("--backend", type=click.Choice(["loky", "threading", "dask", "ray"]), default=None,
               help="joblib backend for the parallel work (dask/ray: run on a cluster).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
@@ -180,8 +237,17 @@ def common(f):
               help="Add the selection-audit columns: noise-pool inflation (mean and standard "
                    "error) and nested-CV score of each method (slower).")
 def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, numeric, methods,
-            json_path, report_path, seeds, backend, scheduler, audit):
-    """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar)."""
+            json_path, report_path,
+            repeats, seeds, metric, groups_col, time_col, k_grid, time_budget, backend, scheduler,
+            audit):
+    """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar).
+
+    Every method runs on the same repeated honest splits; the table gives each
+    method's test mean with a 95% interval, its paired difference to all
+    features (corrected resampled t-test, Holm-adjusted) and the stability of
+    its selection across repeats. Repeats run in parallel on every core unless
+    --n-jobs says otherwise.
+    """
     from . import evaluation, io
 
     with warnings.catch_warnings():
@@ -189,38 +255,75 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
             warnings.simplefilter("ignore")
         try:
             seed_list = _parse_seeds(seeds, seed)
+            if seed_list is not None and repeats is not None:
+                raise ValueError("Give --repeats or --seeds, not both (--seeds N is --repeats N "
+                                 "from --seed).")
             names = _method_list(methods)
+            grid = _parse_k_grid(k_grid)
             io.check_output_paths({"--json": json_path, "--report": report_path},
                                   protect=[data])
-            X, y, name = io.load_data(data, target, drop, categorical=categorical,
-                                      numeric=numeric)
-            kinds = {"categorical": list(categorical) or None, "numeric": list(numeric) or None}
+            special = [c for c in (groups_col, time_col) if c]
+            try:
+                X, y, name, dropped = io.load_data(data, target, tuple(drop) + tuple(special),
+                                                   return_dropped=True, categorical=categorical,
+                                                   numeric=numeric)
+            except ValueError as exc:  # name the option the user gave, not --drop
+                msg = str(exc)
+                for opt, col in (("--groups", groups_col), ("--time", time_col)):
+                    if col and msg.startswith(f"--drop: column {col!r}"):
+                        raise ValueError(opt + msg[len("--drop"):]) from None
+                raise
             with _parallel_backend(backend, scheduler):
-                if seed_list is None:
-                    result = evaluation.compare(X, y, methods=names, estimator=model, task=task,
-                                                random_state=seed, n_jobs=n_jobs,
-                                                progress=_progress_on(quiet), dataset=name,
-                                                audit=audit, **kinds)
-                else:
-                    result = evaluation.compare_seeds(X, y, seeds=seed_list, methods=names,
-                                                      estimator=model, task=task, n_jobs=n_jobs,
-                                                      progress=_progress_on(quiet),
-                                                      dataset=name, audit=audit, **kinds)
+                result = evaluation.compare(
+                    X, y, methods=names, estimator=model, task=task, scoring=metric,
+                    n_repeats=repeats, seeds=seed_list, random_state=seed,
+                    groups=None if groups_col is None else dropped[groups_col].to_numpy(),
+                    time=None if time_col is None else dropped[time_col].to_numpy(),
+                    k_grid=grid, time_budget=time_budget,
+                    n_jobs=-1 if n_jobs is None else n_jobs,
+                    progress=_progress_or_lines(quiet), dataset=name, audit=audit,
+                    categorical=list(categorical) or None, numeric=list(numeric) or None)
+            result.params.update(groups=groups_col, time=time_col)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
-    seeds_txt = f"seed {seed}" if seed_list is None else \
-        f"seeds {', '.join(map(str, seed_list))}"
+    seeds_txt = (f"seed {result.seeds[0]}" if result.n_repeats == 1 else
+                 f"{result.n_repeats} repeats (seeds {_seed_range(result.seeds)})")
     click.echo(f"{result.dataset}: {result.n_samples} rows x {result.n_features} columns, "
                f"{result.task}, metric {result.metric} "
-               f"({'higher' if result.task == 'classification' else 'lower'} is better), "
-               f"split {result.split}, {seeds_txt}")
-    if seed_list is None:
-        _print_table(result)
-    else:
-        _print_summary(result)
+               f"({'higher' if result.greater_is_better else 'lower'} is better), "
+               f"{seeds_txt}, split {result.split} per repeat")
+    for note in result.notes:
+        click.echo(f"note: {note}")
+    _print_table(result)
     click.echo("")
     click.echo(result.verdict())
     _write_outputs(result, json_path, report_path, click.get_current_context())
+
+
+def _seed_range(seeds):
+    if len(seeds) > 2 and list(seeds) == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]}-{seeds[-1]}"
+    return ", ".join(map(str, seeds))
+
+
+def _parse_k_grid(text):
+    """``--k-grid``: comma-separated counts (whole numbers) or fractions below 1."""
+    if text is None:
+        return None
+    values = []
+    for t in (p.strip() for p in str(text).split(",") if p.strip()):
+        try:
+            v = float(t)
+        except ValueError:
+            raise ValueError(f"--k-grid takes counts or fractions separated by commas "
+                             f"(e.g. 1,2,5,10); got {text!r}.") from None
+        if v <= 0 or (v >= 1 and not v.is_integer()):
+            raise ValueError(f"--k-grid: {t} is neither a count (1, 2, ...) nor a fraction "
+                             "in (0, 1).")
+        values.append(int(v) if v >= 1 else v)
+    if not values:
+        raise ValueError("--k-grid is empty; give counts such as 1,2,5,10.")
+    return values
 
 
 def _parse_seeds(text, first: int):
@@ -243,20 +346,6 @@ def _parse_seeds(text, first: int):
     if len(values) > MAX_SEEDS:
         raise ValueError(f"--seeds lists {len(values)} seeds; at most {MAX_SEEDS}.")
     return values
-
-
-def _print_summary(result):
-    df = result.summary()
-    headers = ["method", "seeds", "n_selected", "test mean", "test sd", "gap mean", "seconds"]
-    rows = [[str(r.method), str(r.n_runs), f"{r.n_selected_mean:.3g}",
-             _fmt(float(r.test_score_mean)), _fmt(float(r.test_score_std), 3),
-             _fmt(None if r.gap_mean != r.gap_mean else float(r.gap_mean), 3),
-             f"{r.seconds_mean:.2f}"] for r in df.itertuples()]
-    if "nested_cv_mean" in df.columns:  # compare --audit
-        headers += ["noise infl mean", "nested cv mean"]
-        for row, r in zip(rows, df.itertuples(), strict=True):
-            row += [_fmt(float(r.noise_inflation_mean), 3), _fmt(float(r.nested_cv_mean))]
-    _echo_table(headers, rows)
 
 
 def _command_line(ctx) -> str:
@@ -373,7 +462,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
     import pandas as pd
 
     from . import io
-    from ._registry import get_method, make_selector
+    from ._registry import make_selector, resolve_method
     from ._validation import detect_task
     from .models import make_model
     from .protocol import MIN_SAMPLES
@@ -399,7 +488,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
                                 random_state=seed, n_jobs=n_jobs)
             params = sel.get_params() if sel is not None else {}
-            tuning = get_method(method).tuning
+            tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
             if k is not None and "n_features_to_select" not in params and not cut:
@@ -550,7 +639,10 @@ def list_methods(task):
 
     for n in names(task):
         spec = get_method(n)
-        click.echo(f"{n:<12} {spec.summary}  [{spec.source}]")
+        note = "" if spec.available else (
+            f"  (not installed: pip install 'featsieve[{spec.extra}]')" if spec.extra else
+            f"  (not installed: pip install {' '.join(spec.requires)})")
+        click.echo(f"{n:<12} {spec.summary}  [{spec.source}]{note}")
 
 
 @cli.command()

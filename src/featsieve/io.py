@@ -5,13 +5,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import tempfile
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ._utils import atomic_write
 from .datasets import BUNDLED, MESSY, load_dataset, load_messy
 
 __all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
@@ -274,26 +274,12 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
     """
     out = Path(path)
     parquet, gz, stem_suffix = check_table_path(out, protect=protect)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.exists():
-        mode = out.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with atomic_write(out) as tmp:
         if parquet:
             df.to_parquet(tmp, index=False)
         else:
             df.to_csv(tmp, index=False, sep=_CSV_SUFFIXES[stem_suffix],
                       compression="gzip" if gz else None)
-        os.chmod(tmp, mode)
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
     return out
 
 

@@ -6,15 +6,18 @@ LightGBM is imported only when a LightGBM model is built, so
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from sklearn.metrics import accuracy_score, mean_squared_error
 
-__all__ = ["MODEL_NAMES", "make_model", "metric_name", "score", "greater_is_better"]
+__all__ = ["MODEL_NAMES", "Metric", "make_model", "metric_name", "resolve_metric", "score",
+           "greater_is_better"]
 
 MODEL_NAMES = ("lightgbm", "mlp", "tree", "logistic", "linear", "elm")
 
 
-def make_model(name: str, task: str, *, random_state=None):
+def make_model(name: str, task: str, *, random_state=None, n_samples: int | None = None):
     """Build a model by name for a task.
 
     Parameters
@@ -26,6 +29,12 @@ def make_model(name: str, task: str, *, random_state=None):
         classifier in seed 001 §5.1; :mod:`featsieve._elm`).
     task : {"classification", "regression"}
     random_state : int or None, default=None
+    n_samples : int or None, default=None
+        Rows the model will be fit on. LightGBM's leaves need
+        ``min_child_samples`` rows (default 20), so on small tables every
+        tree is a single leaf and the model predicts a constant; given
+        ``n_samples``, the minimum is ``min(20, max(2, n_samples // 10))``
+        (and ``min_child_weight`` 1e-3), so a 30-row part can still split.
 
     Returns
     -------
@@ -56,7 +65,9 @@ def make_model(name: str, task: str, *, random_state=None):
         import lightgbm as lgb
 
         cls = lgb.LGBMClassifier if clf else lgb.LGBMRegressor
-        return cls(n_estimators=100, random_state=random_state, n_jobs=1, verbose=-1)
+        small = {} if n_samples is None else {
+            "min_child_samples": int(min(20, max(2, n_samples // 10)))}
+        return cls(n_estimators=100, random_state=random_state, n_jobs=1, verbose=-1, **small)
     if name == "mlp":
         from sklearn.neural_network import MLPClassifier, MLPRegressor
         from sklearn.pipeline import make_pipeline
@@ -93,6 +104,110 @@ def _imputer():
     from sklearn.impute import SimpleImputer
 
     return SimpleImputer(strategy="median", keep_empty_features=True)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """The comparison's metric: a scikit-learn scorer, shown in its natural units.
+
+    scikit-learn scorers are higher-is-better (losses are negated:
+    ``neg_mean_absolute_error``); a comparison shows losses as themselves,
+    lower is better (``mean_absolute_error``; ``neg_mean_squared_error`` is
+    shown as ``mse``).
+
+    Attributes
+    ----------
+    name : str
+        How tables and reports name it.
+    scorer : str
+        The scikit-learn scorer name (:func:`sklearn.metrics.get_scorer`).
+    greater_is_better : bool
+    reason : str
+        Why this metric (e.g. the default chosen for an imbalanced target).
+    """
+
+    name: str
+    scorer: str
+    greater_is_better: bool
+    reason: str = ""
+
+    def __call__(self, estimator, X, y) -> float:
+        """The fitted ``estimator``'s score on ``(X, y)`` in the shown units.
+
+        NaN when the scorer cannot score this part (e.g. ROC AUC on a part
+        holding one class).
+        """
+        from sklearn.metrics import get_scorer
+
+        try:
+            v = float(get_scorer(self.scorer)(estimator, X, y))
+        except ValueError:
+            return float("nan")
+        return v if self.greater_is_better else -v
+
+    def from_higher_is_better(self, value: float) -> float:
+        """A higher-is-better number in the scorer's sign (e.g. -MSE) in the shown units."""
+        return float(value) if self.greater_is_better else -float(value)
+
+
+IMBALANCE = 0.20  # minority class share under which accuracy is not the default
+
+
+def resolve_metric(scoring, task: str, y=None) -> Metric:
+    """The comparison metric for ``scoring`` (a scorer name, or None for the default).
+
+    Parameters
+    ----------
+    scoring : str or None
+        Any scikit-learn scorer name (``balanced_accuracy``, ``f1``,
+        ``roc_auc``, ``average_precision``, ``neg_log_loss``, ``r2``,
+        ``neg_mean_absolute_error``, ...); ``mse``, ``mae`` and ``log_loss``
+        are accepted for their ``neg_`` scorers. None: accuracy for classes
+        (balanced accuracy when the smallest class is under 20% of the rows,
+        where accuracy rewards predicting the majority), mean squared error
+        for regression.
+    task : {"classification", "regression"}
+    y : array-like or None
+        The encoded target (for the default's class balance).
+
+    Returns
+    -------
+    metric : Metric
+
+    Raises
+    ------
+    ValueError
+        Unknown scorer name (the message lists a few valid ones).
+    """
+    from sklearn.metrics import get_scorer_names
+
+    reason = ""
+    if scoring is None:
+        if task == "classification":
+            scoring = "accuracy"
+            if y is not None:
+                counts = np.bincount(np.asarray(y).astype(int))
+                share = counts[counts > 0].min() / counts.sum()
+                if share < IMBALANCE:
+                    scoring = "balanced_accuracy"
+                    reason = (f"the smallest class is {share:.1%} of the rows (under "
+                              f"{IMBALANCE:.0%}): balanced accuracy, not accuracy, so that "
+                              "predicting the majority class scores 0.5")
+        else:
+            scoring = "neg_mean_squared_error"
+    aliases = {"mse": "neg_mean_squared_error", "mae": "neg_mean_absolute_error",
+               "log_loss": "neg_log_loss", "rmse": "neg_root_mean_squared_error"}
+    scoring = aliases.get(scoring, scoring)
+    if scoring not in get_scorer_names():
+        raise ValueError(
+            f"Unknown metric {scoring!r}: give a scikit-learn scorer name such as "
+            "accuracy, balanced_accuracy, f1, roc_auc, average_precision, neg_log_loss, r2, "
+            "neg_mean_absolute_error, neg_mean_squared_error "
+            "(sklearn.metrics.get_scorer_names() lists them all).")
+    if scoring.startswith("neg_"):
+        name = "mse" if scoring == "neg_mean_squared_error" else scoring[4:]
+        return Metric(name, scoring, False, reason)
+    return Metric(scoring, scoring, True, reason)
 
 
 def metric_name(task: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import clone
@@ -11,6 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
 from .._importance import model_importances
+from .._resources import Cost, ScalableFormWarning, fit_seconds, model_kind
 from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
 from .._validation import N_FEATURES_CONSTRAINT
 
@@ -60,6 +62,12 @@ class EmbeddedSelector(BaseSelector):
         self.task = task
         self.random_state = random_state
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """One model fit on the whole table (``n_samples x n_features``)."""
+        kind = model_kind(self.estimator)
+        return Cost(memory_bytes=8 * n_samples * n_features, fits=1,
+                    fit_seconds=fit_seconds(kind, n_samples, n_features), model=kind)
+
     def _fit(self, X, y):
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
@@ -81,6 +89,36 @@ def _importance_getter(estimator):
     return model_importances(estimator)
 
 
+#: ``step="auto"``: one column per iteration up to this many columns ...
+AUTO_STEP_MAX_FEATURES = 1000
+#: ... above, this fraction of the columns per iteration (about 100 iterations)
+AUTO_STEP_FRACTION = 0.01
+
+
+def _resolve_step(step, d: int, owner: str | None = None) -> tuple[int, str]:
+    """Columns removed per iteration and the strategy line (``"auto"`` by shape).
+
+    With ``owner`` a switch to more than one column per iteration warns
+    (:class:`~featsieve._resources.ScalableFormWarning`).
+    """
+    if step == "auto":
+        if d <= AUTO_STEP_MAX_FEATURES:
+            return 1, ""
+        per = max(1, int(AUTO_STEP_FRACTION * d))
+        text = (f"step {per} ({AUTO_STEP_FRACTION:.0%} of {d} columns per iteration, "
+                f"above {AUTO_STEP_MAX_FEATURES} columns)")
+        if owner:
+            warnings.warn(f"{owner}: {text}.", ScalableFormWarning, stacklevel=4)
+        return per, text
+    return (int(step) if step >= 1 else max(1, int(step * d))), ""
+
+
+def _path_seconds(kind, n_rows, d, k, step) -> tuple[int, float]:
+    """Fits and rough seconds of one elimination path from d down to k columns."""
+    sizes = list(range(d, k, -step)) + [k] if d > k else [d]
+    return len(sizes), sum(fit_seconds(kind, n_rows, m) for m in sizes)
+
+
 class RFESelector(BaseSelector):
     """scikit-learn's recursive feature elimination under featsieve's input policy.
 
@@ -96,8 +134,11 @@ class RFESelector(BaseSelector):
         of a Pipeline is fine); a depth-6 decision tree when None.
     n_features_to_select : int, float or None, default=None
         None keeps half the usable columns.
-    step : int or float, default=1
-        Columns removed per iteration (a float is a fraction).
+    step : int, float or "auto", default="auto"
+        Columns removed per iteration (a float is a fraction of the usable
+        columns). ``"auto"``: 1 up to 1,000 usable columns; above, 1% of them
+        per iteration (about 100 model fits instead of d), stated in
+        ``strategy_``.
     task : {"auto", "classification", "regression"}, default="auto"
 
     Attributes
@@ -105,6 +146,11 @@ class RFESelector(BaseSelector):
     support_, ranking_ : ndarray of shape (n_features_in_,)
         ``ranking_`` 1 for kept columns, then the reverse elimination order.
     n_model_fits_ : int
+    step_ : int
+        Columns removed per iteration.
+    strategy_ : str
+        Why ``step="auto"`` removed more than one column per iteration (empty
+        otherwise).
     rfe_ : fitted sklearn RFE
 
     References
@@ -117,28 +163,41 @@ class RFESelector(BaseSelector):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "n_features_to_select": N_FEATURES_CONSTRAINT,
-        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "step": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "task": [StrOptions({"auto", "classification", "regression"})],
     }
 
-    def __init__(self, estimator=None, *, n_features_to_select=None, step=1, task="auto"):
+    def __init__(self, estimator=None, *, n_features_to_select=None, step="auto", task="auto"):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.task = task
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Model fits of the elimination path (``step`` by shape) on ``n_samples`` rows."""
+        d = n_features
+        v = self.n_features_to_select
+        k = max(1, d // 2) if v is None else (max(1, int(round(v * d))) if
+                                                isinstance(v, float) and v <= 1 else min(int(v), d))
+        step, strategy = _resolve_step(self.step, d)
+        kind = model_kind(self.estimator)
+        fits, secs = _path_seconds(kind, n_samples, d, k, step)
+        return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs, model=kind,
+                    strategy=strategy)
+
     def _fit(self, X, y):
         d = X.shape[1]
         k = self._n_to_select(d)
+        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
+        self.step_ = step
         if k == d:  # nothing to eliminate
             self.rfe_ = None
             self.support_, self.ranking_ = np.ones(d, bool), np.ones(d, np.int64)
             self.n_model_fits_ = 0
             return self
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
-        rfe = RFE(est, n_features_to_select=k, step=self.step,
+        rfe = RFE(est, n_features_to_select=k, step=step,
                   importance_getter=_importance_getter).fit(X, y)
-        step = self.step if self.step >= 1 else max(1, int(self.step * d))
         self.rfe_, self.support_, self.ranking_ = rfe, rfe.support_, rfe.ranking_
         self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
         return self
@@ -150,7 +209,9 @@ class RFECVSelector(BaseSelector):
     Parameters
     ----------
     estimator : estimator or None, default=None
-    step : int or float, default=1
+    step : int, float or "auto", default="auto"
+        As in :class:`RFESelector` (``"auto"``: 1 up to 1,000 columns, else 1%
+        of them per iteration).
     cv : int or CV splitter, default=5
         An int means stratified (classes) or plain k-fold, shuffled with
         ``random_state``.
@@ -168,13 +229,15 @@ class RFECVSelector(BaseSelector):
     cv_results_ : dict of arrays
         scikit-learn's per-size CV scores (mean over folds, not sums).
     n_model_fits_ : int
+    step_ : int
+    strategy_ : str
     """
 
     _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
-        "step": [Interval(numbers.Real, 0, None, closed="neither")],
+        "step": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "cv": [Interval(numbers.Integral, 2, None, closed="left"), "cv_object"],
         "scoring": [None, str, callable],
         "min_features_to_select": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -183,8 +246,8 @@ class RFECVSelector(BaseSelector):
         "n_jobs": [numbers.Integral, None],
     }
 
-    def __init__(self, estimator=None, *, step=1, cv=5, scoring=None, min_features_to_select=1,
-                 task="auto", random_state=None, n_jobs=None):
+    def __init__(self, estimator=None, *, step="auto", cv=5, scoring=None,
+                 min_features_to_select=1, task="auto", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.step = step
         self.cv = cv
@@ -194,8 +257,22 @@ class RFECVSelector(BaseSelector):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """One elimination path per fold (on ``(k-1)/k`` of the rows) and the final one."""
+        d = n_features
+        k = int(self.cv) if isinstance(self.cv, numbers.Integral) else 5
+        step, strategy = _resolve_step(self.step, d)
+        kind = model_kind(self.estimator)
+        f1, s1 = _path_seconds(kind, n_samples * (k - 1) / k, d,
+                               min(self.min_features_to_select, d), step)
+        f2, s2 = _path_seconds(kind, n_samples, d, max(1, d // 2), step)
+        return Cost(memory_bytes=8 * n_samples * d, fits=k * f1 + f2,
+                    fit_seconds=k * s1 + s2, model=kind, strategy=strategy)
+
     def _fit(self, X, y):
         d = X.shape[1]
+        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
+        self.step_ = step
         if d == 1:  # one usable column: nothing to eliminate
             self.rfecv_, self.cv_results_ = None, {}
             self.support_, self.ranking_ = np.ones(1, bool), np.ones(1, np.int64)
@@ -205,10 +282,9 @@ class RFECVSelector(BaseSelector):
         cv = cv_splitter(self.task_, self.cv, self.random_state) if isinstance(
             self.cv, numbers.Integral) else self.cv
         min_k = min(self.min_features_to_select, d)
-        rfecv = RFECV(est, step=self.step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
+        rfecv = RFECV(est, step=step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
                       min_features_to_select=min_k, n_jobs=self.n_jobs,
                       importance_getter=_importance_getter).fit(X, y)
-        step = self.step if self.step >= 1 else max(1, int(self.step * d))
         per_path = int(np.ceil((d - min_k) / step)) + 1
         self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
         self.cv_results_ = rfecv.cv_results_

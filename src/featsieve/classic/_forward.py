@@ -12,6 +12,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
+from .._importance import model_importances
+from .._resources import Cost, fit_seconds, model_kind
 from .._utils import default_tree, scorer_for
 from ..protocol import holdout_split
 
@@ -50,6 +52,12 @@ class ForwardSelector(BaseSelector):
         A round must gain more than this to continue. None: never stop early,
         always add ``max_rounds`` columns (seed 001's DT-forward, whose
         evaluation counts in Table 4 are exactly those of 15 full rounds).
+    max_candidates : int or None, default=None
+        None: every remaining column is a candidate in every round (``d`` fits
+        per round). An int m: when there are more than m usable columns, the
+        candidates are the m columns with the largest importance of one model
+        fitted on all columns and training rows (a stated pre-screen: one
+        more fit, then at most m per round; ``strategy_`` says so).
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
         Seeds the internal split.
@@ -69,6 +77,8 @@ class ForwardSelector(BaseSelector):
         The validation score of the final set: the number the selection
         optimized (seed 002: "the selection's own number").
     n_model_fits_ : int
+    strategy_ : str
+        The pre-screen used when ``max_candidates`` applied (empty otherwise).
 
     References
     ----------
@@ -83,6 +93,7 @@ class ForwardSelector(BaseSelector):
         "scoring": [None, str, callable],
         "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
         "tol": [Interval(numbers.Real, 0, None, closed="left"), None],
+        "max_candidates": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
@@ -90,15 +101,36 @@ class ForwardSelector(BaseSelector):
     _min_samples = 4
 
     def __init__(self, estimator=None, *, max_rounds=8, scoring=None, validation_fraction=0.4,
-                 tol=0.0, task="auto", random_state=None, n_jobs=None):
+                 tol=0.0, max_candidates=None, task="auto", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.max_rounds = max_rounds
         self.scoring = scoring
         self.validation_fraction = validation_fraction
         self.tol = tol
+        self.max_candidates = max_candidates
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Fits of at most ``max_rounds`` rounds (one per candidate), each on the
+        training share of ``n_samples`` rows and the round's columns, and their
+        predictions of the validation rows (``n_samples`` counts train plus
+        validation rows)."""
+        d = n_features
+        m = d if self.max_candidates is None else min(d, self.max_candidates)
+        n_tr = n_samples * (1 - self.validation_fraction)
+        n_va = n_samples - n_tr
+        kind = model_kind(self.estimator)
+        fits, secs = 0, 0.0
+        if m < d:
+            fits, secs = 1, fit_seconds(kind, n_tr, d)
+        for r in range(min(self.max_rounds, m)):
+            fits += m - r
+            secs += (m - r) * fit_seconds(kind, n_tr, r + 1)
+        strategy = (f"candidates: the {m} most important of {d} columns" if m < d else "")
+        return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs,
+                    predictions=(fits - (m < d)) * n_va, model=kind, strategy=strategy)
 
     def _fit(self, X, y, X_val=None, y_val=None):
         clf = self.task_ == "classification"
@@ -119,9 +151,18 @@ class ForwardSelector(BaseSelector):
         chosen: list[int] = []
         best = 0.0 if clf else -np.inf
         history, fits = [], 0
+        pool = list(range(d))
+        self.strategy_ = ""
+        if self.max_candidates is not None and d > self.max_candidates:
+            screen = clone(est).fit(X_tr, y_tr)
+            imp = model_importances(screen, X_tr, y_tr, random_state=0)
+            pool = sorted(np.lexsort((np.arange(d), -imp))[: self.max_candidates].tolist())
+            fits += 1
+            self.strategy_ = (f"candidates: the {self.max_candidates} most important of {d} "
+                              "columns (one model fit on the training rows)")
         parallel = Parallel(n_jobs=self.n_jobs)
-        for rnd in range(1, min(self.max_rounds, d) + 1):
-            cands = [j for j in range(d) if j not in chosen]
+        for rnd in range(1, min(self.max_rounds, len(pool)) + 1):
+            cands = [j for j in pool if j not in chosen]
             scores = parallel(
                 delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer)
                 for j in cands

@@ -1,23 +1,77 @@
-"""``compare``: several selectors on one table under the honest protocol."""
+"""``compare``: several selectors on one table under the honest protocol, repeated.
+
+Every repeat draws one honest split (seeded; the same splits for every method, so
+differences between methods are paired), runs every method on it and scores the
+refit model once on the repeat's test part. The repeats are then summarised per
+method: the test mean with a corrected interval, the paired difference to all
+features with a corrected, Holm-adjusted test, and the stability of the selection.
+"""
 
 from __future__ import annotations
 
-import time
+import copy
+import inspect
+import re
+import time as _time
+import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
-from sklearn.dummy import DummyClassifier, DummyRegressor
+from sklearn.utils import check_random_state
 
-from .._registry import get_method, make_selector, tuning_candidates
-from .._registry import methods as registered_methods
+from .._registry import (
+    MethodSpec,
+    build_selector,
+    default_methods,
+    get_method,
+    resolve_methods,
+    tuning_candidates,
+    use_k_grid,
+)
+from .._resources import LeftOutWarning
 from .._validation import validate_Xy
-from ..models import greater_is_better, make_model, metric_name, metric_value, score
-from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split
+from ..models import Metric, make_model, metric_value, resolve_metric
+from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
+from ._refit import evaluate_support
+from ._stats import corrected_t, holm, nogueira_stability
 
-__all__ = ["ComparisonResult", "SeedsComparison", "compare", "compare_seeds",
-           "evaluate_support"]
+__all__ = ["ComparisonResult", "compare", "default_repeats", "evaluate_support"]
+
+ALL = "all"  # every column: the reference every method is tested against
+BASELINE = "baseline"  # no column: the majority class / the mean
+_BASELINE_SPEC = MethodSpec(BASELINE, None, source="baseline",
+                            summary="no column: the majority class / the mean")
+ALPHA = 0.05
+# metrics between 0 and 1: their test intervals are clipped to [0, 1]
+_UNIT_METRICS = ("accuracy", "balanced_accuracy", "top_k_accuracy", "roc_auc", "f1",
+                 "precision", "recall", "jaccard", "average_precision")
+# the columns of the printed table and of ``to_frame()``, in order
+FRAME_COLUMNS = ["method", "n_selected", "n_selected_range", "test_mean", "test_halfwidth",
+                 "test_ci",
+                 "diff_vs_all", "diff_ci", "p_value", "p_value_adj", "vs_all", "stability",
+                 "stability_ci", "selection_score", "gap", "seconds", "model_fits", "tuned",
+                 "constant_model", "test_score"]
+
+
+def default_repeats(n_samples: int) -> tuple[int, str]:
+    """How many repeats ``compare`` runs by default, and why.
+
+    5 below 10,000 rows, 3 below 100,000, 2 above (each repeat is a whole
+    comparison; on big tables one test part is already large).
+
+    Returns
+    -------
+    n_repeats : int
+    reason : str
+    """
+    if n_samples < 10_000:
+        return 5, "5 repeats (the default below 10,000 rows)"
+    if n_samples < 100_000:
+        return 3, "3 repeats (the default from 10,000 to 100,000 rows)"
+    return 2, "2 repeats (the default from 100,000 rows)"
 
 
 @dataclass
@@ -28,42 +82,72 @@ class ComparisonResult:
     ----------
     dataset : str
     task : {"classification", "regression"}
-    metric : {"accuracy", "mse"}
-        Accuracy is higher-is-better, MSE lower-is-better.
+    metric : str
+        The metric's shown name (``accuracy``, ``balanced_accuracy``, ``mse``,
+        ``mean_absolute_error``, ...).
+    greater_is_better : bool
     n_samples, n_features : int
     split : dict
-        Rows in each part of the protocol.
-    random_state : int or None
+        Rows in each part of the protocol (first repeat).
+    seeds : list of int
+        One per repeat that ran, in order; ``random_state`` is the first.
     rows : list of dict
-        One per method: ``method``, ``n_selected``, ``selected`` (names),
-        ``selection_score`` (the number the selection itself optimized or was
-        tuned on, in the comparison metric; None for ``all``), ``test_score``
-        (model refit on the selected columns, scored once on the test split),
-        ``gap`` (optimism: how much better the selection's own number looks
-        than the test number; positive = inflated), ``seconds`` (selection and
-        tuning wall time), ``model_fits`` (fits spent by selection and tuning),
-        ``tuned`` (the chosen candidate, e.g. ``k=10``).
+        One per method, ``all`` and ``baseline`` first. Per repeat
+        (``repeats``: ``seed``, ``n_selected``, ``selected``, ``test_score``,
+        ``selection_score``, ``gap``, ``tuned``, ``seconds``, ``model_fits``,
+        ``constant``) and summarised: ``test_mean``, ``test_ci`` ([lo, hi],
+        95%, corrected resampled t; clipped to [0, 1] for metrics such as
+        accuracy), ``test_halfwidth`` (half its width before clipping: the
+        ``±`` of the printed table), ``test_scores``, ``diff_vs_all``
+        (method minus all features, paired), ``diff_ci``, ``p_value``,
+        ``p_value_adj`` (Holm over the run's methods), ``vs_all`` ("better",
+        "worse", "tie"), ``stability`` and ``stability_ci`` (Nogueira et al.),
+        ``selection_frequency`` ({column: share of repeats}, columns never
+        selected left out), ``n_selected`` (mean), ``n_selected_range``
+        ([min, max]), ``selected`` (columns kept in at least half of the
+        repeats, most frequent first), ``selection_score`` and ``gap`` (means),
+        ``seconds`` and ``model_fits`` (means per repeat), ``tuned`` (most
+        common choice), ``constant_model`` (repeats whose refit model predicted
+        one value for every test row) and ``test_score`` (= ``test_mean``).
     selectors : dict
-        The fitted selectors by method name (not serialized).
+        The first repeat's fitted selectors by method name (not serialized).
+    tuned_cuts : dict
+        The first repeat's chosen cut per method (``{"n_features": 10}``; None
+        for a method without one) and ``supports`` its chosen columns: what
+        the report's method figures draw.
     fingerprint : dict
-        ``rows``, ``columns`` and ``sha256`` of the validated data
-        (:func:`featsieve.io.data_fingerprint`).
     params : dict
-        The run's parameters: ``estimator``, ``methods``, ``fractions``,
-        ``n_jobs``.
+        ``estimator``, ``methods``, ``fractions``, ``n_jobs``, ``scoring``,
+        ``groups``, ``time``, ``k_grid``, ``time_budget``.
+    notes : list of str
+        Plain-language lines: how the number of repeats and the metric were
+        chosen, a time budget that stopped repeats, what a grouped or
+        time-ordered run does.
     """
 
     dataset: str
     task: str
     metric: str
+    greater_is_better: bool
     n_samples: int
     n_features: int
     split: dict
-    random_state: int | None
+    seeds: list
     rows: list = field(default_factory=list)
     selectors: dict = field(default_factory=dict, repr=False)
+    tuned_cuts: dict = field(default_factory=dict, repr=False)
+    supports: dict = field(default_factory=dict, repr=False)
     fingerprint: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+
+    @property
+    def random_state(self):
+        return self.seeds[0] if self.seeds else None
+
+    @property
+    def n_repeats(self) -> int:
+        return len(self.seeds)
 
     def to_dict(self) -> dict:
         """JSON-ready dict (the schema of ``featsieve compare --json``)."""
@@ -71,152 +155,397 @@ class ComparisonResult:
             "dataset": self.dataset,
             "task": self.task,
             "metric": self.metric,
-            "greater_is_better": greater_is_better(self.task),
+            "greater_is_better": self.greater_is_better,
             "n_samples": self.n_samples,
             "n_features": self.n_features,
             "split": self.split,
+            "n_repeats": self.n_repeats,
+            "seeds": list(self.seeds),
             "random_state": self.random_state,
             "results": [dict(r) for r in self.rows],
+            "notes": list(self.notes),
             "fingerprint": dict(self.fingerprint),
             "params": dict(self.params),
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per method (without the list of selected names)."""
-        cols = ["method", "n_selected", "selection_score", "test_score", "gap", "seconds",
-                "model_fits", "tuned"]
+        """One row per method: the columns of the printed table (``FRAME_COLUMNS``)."""
+        cols = list(FRAME_COLUMNS)
         from ._inflation import AUDIT_COLUMNS  # present after compare(..., audit=True)
 
         cols += [c for c in AUDIT_COLUMNS if any(c in r for r in self.rows)]
         return pd.DataFrame([{c: r.get(c) for c in cols} for r in self.rows], columns=cols)
 
+    # ------------------------------------------------------------ verdict
+    def _sign(self) -> int:
+        return 1 if self.greater_is_better else -1
+
+    def _base(self):
+        return next((r for r in self.rows if r["method"] == ALL), None)
+
     def best(self) -> dict:
-        """The row with the best test score (ties: fewer columns)."""
-        sign = -1 if greater_is_better(self.task) else 1
-        return min(self.rows, key=lambda r: (sign * r["test_score"], r["n_selected"]))
+        """The row with the best test mean (ties: fewer columns); no empty selection."""
+        rows = [r for r in self.rows if r["method"] != BASELINE and r["n_selected"] > 0
+                and r["test_mean"] is not None]
+        return min(rows, key=lambda r: (-self._sign() * r["test_mean"], r["n_selected"]))
+
+    def one_se_choice(self) -> dict | None:
+        """The smallest selection whose test mean is within one standard error of the best.
+
+        The standard error is the best row's corrected one (Nadeau & Bengio);
+        rows with empty selections, the baseline and rows whose model predicted
+        a constant in most repeats are not candidates. None with one repeat.
+        """
+        best = self.best()
+        se = best.get("test_se")
+        if se is None:
+            return None
+        ok = [r for r in self.rows if r["method"] != BASELINE and r["n_selected"] > 0
+              and r["test_mean"] is not None and not self._constant(r)
+              and self._sign() * (best["test_mean"] - r["test_mean"]) <= se + 1e-12]
+        return min(ok, key=lambda r: (r["n_selected"], -self._sign() * r["test_mean"]))
+
+    def _constant(self, row) -> bool:
+        return row.get("constant_model", 0) * 2 > self.n_repeats
 
     def verdict(self) -> str:
-        """One plain-language line: the best method against all features."""
-        best = self.best()
-        base = next((r for r in self.rows if r["method"] == "all"), None)
-        n_test = self.split.get("test") if isinstance(self.split, dict) else None
-        where = f"the untouched test split ({n_test} rows)" if n_test else "the untouched test split"
-        text = (f"best {self.metric} on {where}: {best['method']} with "
-                f"{best['n_selected']} of {self.n_features} columns ({best['test_score']:.4g})")
-        if base is not None and best["method"] != "all":
-            tie = best["test_score"] == base["test_score"]
-            text += (", a tie with all columns" if tie else
-                     f" vs all columns {base['test_score']:.4g}")
-        inflated = [r for r in self.rows if r.get("gap") is not None and r["gap"] > 0]
+        """Plain-language lines: only what the repeats support.
+
+        - The model on all columns predicted a constant in most repeats: no
+          method is named best (the table is too small for the model).
+        - No row is "better": "no method is distinguishable from all
+          features", with the all-features score and its interval.
+        - Otherwise the better methods, and the smallest selection whose
+          test mean is within one standard error of the best row's (the
+          one-standard-error rule, :meth:`one_se_choice`).
+        - Then the methods worse than all features, the rows whose model
+          predicted a constant, and the most optimistic selection number.
+        """
+        base = self._base()
+        r = self.n_repeats
+        how = (f"{self.metric} over {r} repeat{'s' if r > 1 else ''}"
+               + (", corrected resampled t-test (Nadeau & Bengio 2003), Holm-adjusted, "
+                  f"level {ALPHA}" if r > 1 else ""))
+        if base is not None and self._constant(base):
+            return (f"The model refit on all {self.n_features} columns predicted one value for "
+                    f"every test row in {base['constant_model']} of {r} repeats: the table is "
+                    "too small for it (try --model tree or logistic/linear), so no method is "
+                    f"named best ({how}).")
+        if base is None:
+            b = self.best()
+            return f"best {how}: {b['method']} ({_fmt_ci(b)})."
+        if r == 1:
+            b = self.best()
+            return (f"One repeat cannot tell methods apart (no interval): best {self.metric} "
+                    f"on the test split was {b['method']} with {b['n_selected']:g} of "
+                    f"{self.n_features} columns ({b['test_mean']:.4g}; all columns "
+                    f"{base['test_mean']:.4g}). Run more repeats (--repeats 5).")
+        better = [x for x in self.rows if x.get("vs_all") == "better" and not self._constant(x)]
+        worse = [x["method"] for x in self.rows if x.get("vs_all") == "worse"
+                 and x["method"] != BASELINE]
+        flagged = [x["method"] for x in self.rows if self._constant(x)
+                   and x["method"] != BASELINE]
+        text = []
+        if not better:
+            text.append(f"No method is distinguishable from all features ({how}); all "
+                        f"{self.n_features} columns score {_fmt_ci(base)}.")
+        else:
+            better.sort(key=lambda x: -self._sign() * x["test_mean"])
+            names = ", ".join(f"{x['method']} ({x['test_mean']:.4g}, {x['n_selected']:g} "
+                              f"columns)" for x in better)
+            text.append(f"Better than all {self.n_features} columns ({base['test_mean']:.4g}; "
+                        f"{how}): {names}.")
+            choice = self.one_se_choice()
+            if choice is not None:
+                b = self.best()
+                text.append(f"Smallest selection within one standard error of the best "
+                            f"({b['method']}, {b['test_mean']:.4g} ± {b['test_se']:.2g}): "
+                            f"{choice['method']} with {choice['n_selected']:g} columns on "
+                            f"average ({choice['test_mean']:.4g}).")
+        if worse:
+            text.append(f"Worse than all features: {', '.join(worse)}.")
+        if flagged:
+            text.append(f"The refit model predicted a constant in most repeats for: "
+                        f"{', '.join(flagged)}.")
+        inflated = [x for x in self.rows if x.get("gap") is not None and x["gap"] > 0]
         if inflated:
-            worst = max(inflated, key=lambda r: r["gap"])
-            text += (f"; the most optimistic selection number was {worst['method']}'s, "
-                     f"{worst['gap']:.3g} better than what it delivers on unseen rows")
-        return text + "."
+            w = max(inflated, key=lambda x: x["gap"])
+            text.append(f"Most optimistic selection number: {w['method']}'s, {w['gap']:.3g} "
+                        "better on average than what it delivers on unseen rows.")
+        return " ".join(text)
 
 
-def _final_model(model, task, n_selected):
-    if n_selected == 0:
-        return DummyClassifier() if task == "classification" else DummyRegressor()
-    return clone(model)
+def _fmt_ci(row) -> str:
+    lo, hi = row["test_ci"]
+    if lo is None or lo == hi:
+        return f"{row['test_mean']:.4g}"
+    return f"{row['test_mean']:.4g} (95% interval {lo:.4g} to {hi:.4g})"
 
 
-def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support) -> float:
-    """Fit a fresh copy of ``model`` on the selected columns and score it.
-
-    With no selected column the score is that of the majority class / mean.
-    """
-    support = np.asarray(support, bool)
-    est = _final_model(model, task, int(support.sum()))
-    cols = support if support.any() else np.ones_like(support)
-    est.fit(X_fit[:, cols], y_fit)
-    return score(task, y_eval, est.predict(X_eval[:, cols]))
-
-
+# ---------------------------------------------------------------- one repeat
 def _frame(X, names, rows):
     # the table as given (text, categories, dates, missing cells), so each selector reads it
     return X.iloc[rows] if hasattr(X, "iloc") else pd.DataFrame(X[rows], columns=names)
 
 
-def _run_method(name, X, y, names, task, split: HonestSplit, model, random_state, n_jobs,
-                table=None, columns=None):
+def _accepts(fn, name) -> bool:
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        return False
+
+
+def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,
+                random_state, n_jobs, groups=None, ordered=False, table=None, columns=None):
+    name = spec.name
     table = X if table is None else table
-    spec = get_method(name)
-    start = time.perf_counter()
     d = X.shape[1]
-    if name == "all":
-        support = np.ones(d, bool) if columns is None else ~columns.left_out
+    start = _time.perf_counter()
+    selector, cut = None, None
+    if name in (ALL, BASELINE):
+        support = np.ones(d, bool) if name == ALL else np.zeros(d, bool)
+        if name == ALL and columns is not None:  # ID-like columns are no features
+            support &= ~columns.left_out
         row = {"selection_score": None, "model_fits": 0, "tuned": ""}
-        selector = None
     else:
-        selector = make_selector(name, task=task, estimator=model,
-                                 random_state=random_state, n_jobs=n_jobs)
+        selector = build_selector(spec, task=task, estimator=model,
+                                  random_state=random_state, n_jobs=n_jobs)
         if spec.path_params:
-            selector.set_params(**spec.path_params)
+            selector.set_params(**spec.path_params_for(*X.shape))
+        rows_fit = split.train if spec.uses_selection_val else split.fit
+        fit_params = {}
+        if groups is not None or ordered:
+            params = selector.get_params(deep=False)
+            if "cv" in params:  # a selector that cross-validates inside its part
+                folds = inner_cv(task, params["cv"] if isinstance(params["cv"], int) else 5,
+                                 groups=None if groups is None else groups[rows_fit],
+                                 time=ordered, y=y[rows_fit], random_state=random_state)
+                selector.set_params(cv=folds)
+            if groups is not None and _accepts(type(selector)._fit, "groups"):
+                fit_params["groups"] = groups[rows_fit]
+        if columns is not None and _accepts(selector.fit, "columns"):
+            fit_params["columns"] = columns  # the kinds, read once for the whole table
         if spec.uses_selection_val:
             selector.fit(_frame(table, names, split.train), y[split.train],
                          X_val=_frame(table, names, split.selection_val),
-                         y_val=y[split.selection_val], columns=columns)
+                         y_val=y[split.selection_val], **fit_params)
         else:
-            selector.fit(_frame(table, names, split.fit), y[split.fit], columns=columns)
+            selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
-        cands = tuning_candidates(spec, selector, usable)
+        cands = tuning_candidates(spec, selector, usable, with_values=True)
         scored = []
         Xf, yf = X[split.fit], y[split.fit]
         Xm, ym = X[split.model_val], y[split.model_val]
-        for label, mask in cands.items():
+        for label, (c, mask) in cands.items():
             mask = np.asarray(mask, bool)
-            if not mask.any():
+            if not mask.any():  # an empty selection is never a candidate
                 continue
-            scored.append((label, mask, evaluate_support(model, task, Xf, yf, Xm, ym, mask)))
-        if not scored:
-            label, support, model_val_score = "", np.zeros(d, bool), float("nan")
+            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric)
+            scored.append((label, c, mask, v))
+        finite = [t for t in scored if np.isfinite(t[3])]
+        sign = 1 if metric.greater_is_better else -1
+        if finite:
+            label, cut, support, model_val_score = max(
+                finite, key=lambda t: (sign * t[3], -int(t[2].sum())))
+        elif scored:  # the metric cannot score model-val (e.g. one class): the smallest
+            label, cut, support, model_val_score = min(scored, key=lambda t: int(t[2].sum()))
         else:
-            sign = 1 if greater_is_better(task) else -1
-            label, support, model_val_score = max(
-                scored, key=lambda t: (sign * t[2], -int(t[1].sum())))
+            label, support, model_val_score = "", np.zeros(d, bool), float("nan")
         own = getattr(selector, "selection_score_", None)
-        own = None if own is None else metric_value(task, own)
+        default_metric = metric.scorer == resolve_metric(None, task).scorer
+        own = metric_value(task, own) if (own is not None and default_metric) else None
         fits = int(getattr(selector, "n_model_fits_", 0))
         row = {
             "selection_score": own if own is not None else model_val_score,
-            "model_fits": int(fits) + (len(scored) if len(scored) > 1 else 0),
+            "model_fits": fits + (len(scored) if len(scored) > 1 else 0),
             "tuned": label,
         }
-    seconds = time.perf_counter() - start
-    test = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
-                            y[split.test], support)
+    seconds = _time.perf_counter() - start
+    test, constant = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
+                                      y[split.test], support, metric, return_constant=True)
     sel = row["selection_score"]
     if sel is None or not np.isfinite(sel):
         gap = None
     else:
-        gap = sel - test if greater_is_better(task) else test - sel
+        gap = sel - test if metric.greater_is_better else test - sel
     row.update({
         "method": name,
         "n_selected": int(support.sum()),
-        "selected": [str(names[i]) for i in np.flatnonzero(support)],
+        "support": support,
         "test_score": float(test),
         "gap": None if gap is None else float(gap),
         "seconds": round(seconds, 3),
+        "constant": constant and name != BASELINE,
+        "cut": cut,
+        "selection_score": None if sel is None or not np.isfinite(sel) else float(sel),
     })
-    order = ["method", "n_selected", "selected", "selection_score", "test_score", "gap",
-             "seconds", "model_fits", "tuned"]
-    return {k: row[k] for k in order}, selector
+    return row, selector
+
+
+def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, groups,
+            ordered, window, k_values, n_jobs, keep_selectors, started, budget, progress,
+            table=None, columns=None):
+    """One honest split and every method on it (None: the time budget was spent)."""
+    if budget is not None and started is not None and _time.time() - started > budget:
+        return None
+    split = honest_split(y, task, fractions=fractions, random_state=seed,
+                         groups=groups, time=np.arange(len(y)) if ordered else None,
+                         time_window=window)
+    if isinstance(estimator, str):
+        model = make_model(estimator, task, random_state=seed, n_samples=len(split.fit))
+    else:
+        model = clone(estimator)
+    from ..progress import bar
+
+    pbar = bar(len(specs), desc=f"seed {seed}", unit="method", enabled=progress,
+               leave=False, lines=True)
+    rows, selectors = [], {}
+    # warnings are collected and raised again by the caller's process, once each
+    with use_k_grid(k_values), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for spec in specs:
+            pbar.set_postfix_str(spec.name)
+            row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
+                                   n_jobs, groups=groups, ordered=ordered, table=table,
+                                   columns=columns)
+            rows.append(row)
+            if keep_selectors and sel is not None:
+                selectors[spec.name] = sel
+            pbar.update(1)
+    pbar.close()
+    seen = list(dict.fromkeys((w.category, str(w.message)) for w in caught))
+    return {"seed": seed, "split": split.sizes(), "rows": rows, "selectors": selectors,
+            "warnings": seen}
+
+
+# ---------------------------------------------------------------- summary
+def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
+    """One table row from the per-repeat rows of one method."""
+    tests = np.array([r["test_score"] for r in reps], float)
+    Z = np.array([r["support"] for r in reps], bool)
+    counts = Z.sum(axis=1)
+    t = corrected_t(tests, n_train=n_train, n_test=n_test)
+    out = {"method": method,
+           "n_selected": round(float(counts.mean()), 2),
+           "n_selected_range": [int(counts.min()), int(counts.max())]}
+    freq = Z.mean(axis=0)
+    order = np.lexsort((np.arange(len(freq)), -freq))
+    out["selected"] = [str(names[i]) for i in order if freq[i] >= 0.5]
+    out["selection_frequency"] = {str(names[i]): round(float(freq[i]), 4)
+                                  for i in order if freq[i] > 0}
+    half = None if t["ci"][0] is None else (t["ci"][1] - t["ci"][0]) / 2
+    if t["ci"][0] is not None and metric.name.startswith(_UNIT_METRICS):
+        t["ci"] = [max(0.0, t["ci"][0]), min(1.0, t["ci"][1])]  # e.g. no accuracy above 1
+    out.update(test_mean=t["mean"], test_halfwidth=half, test_ci=t["ci"], test_se=t["se"],
+               test_scores=[float(v) for v in tests])
+    if base_scores is not None and method != ALL:
+        diff = tests - base_scores
+        dt = corrected_t(diff, n_train=n_train, n_test=n_test)
+        out.update(diff_vs_all=dt["mean"], diff_ci=dt["ci"], p_value=dt["p_value"])
+    else:
+        out.update(diff_vs_all=None, diff_ci=[None, None], p_value=None)
+    if method in (ALL, BASELINE):
+        out.update(stability=None, stability_ci=[None, None])
+    else:
+        st = nogueira_stability(Z)
+        out.update(stability=st["stability"], stability_ci=st["ci"])
+    sels = [r["selection_score"] for r in reps if r["selection_score"] is not None]
+    gaps = [r["gap"] for r in reps if r["gap"] is not None]
+    tuned = Counter(r["tuned"] for r in reps).most_common(1)[0]
+    out.update(
+        selection_score=float(np.mean(sels)) if sels else None,
+        gap=float(np.mean(gaps)) if gaps else None,
+        seconds=round(float(np.mean([r["seconds"] for r in reps])), 3),
+        model_fits=int(round(np.mean([r["model_fits"] for r in reps]))),
+        tuned=tuned[0] if tuned[1] == len(reps) else f"{tuned[0]} ({tuned[1]}/{len(reps)})",
+        constant_model=int(sum(r["constant"] for r in reps)),
+        test_score=t["mean"],
+        repeats=[{"seed": int(s), "n_selected": r["n_selected"],
+                  "selected": [str(names[i]) for i in np.flatnonzero(r["support"])],
+                  "test_score": r["test_score"], "selection_score": r["selection_score"],
+                  "gap": r["gap"], "tuned": r["tuned"], "seconds": r["seconds"],
+                  "model_fits": r["model_fits"], "constant": r["constant"]}
+                 for s, r in ((r["_seed"], r) for r in reps)],
+    )
+    return out
+
+
+def _verdicts(rows, greater_is_better):
+    """Holm-adjust the p-values across the run's methods and set ``vs_all``.
+
+    The family is the run's selection methods; the baseline's test (no column
+    against all columns) is a sanity check outside it (adjusted = raw).
+    """
+    fam = [r["p_value"] if r["method"] != BASELINE else None for r in rows]
+    adj = holm(fam)
+    sign = 1 if greater_is_better else -1
+    for r, a in zip(rows, adj, strict=True):
+        if r["method"] == BASELINE:
+            a = r["p_value"]
+        r["p_value_adj"] = a
+        if r["method"] == ALL:
+            r["vs_all"] = None
+        elif a is not None and a < ALPHA and r["diff_vs_all"]:
+            r["vs_all"] = "better" if sign * r["diff_vs_all"] > 0 else "worse"
+        else:
+            r["vs_all"] = "tie"
+
+
+def _column(X, spec, what):
+    """``groups=``/``time=``: a column name of X (then dropped from X) or values."""
+    if spec is None:
+        return X, None, None
+    if isinstance(spec, str):
+        if not hasattr(X, "columns") or spec not in list(X.columns):
+            cols = list(X.columns)[:10] if hasattr(X, "columns") else []
+            raise ValueError(f"{what}={spec!r} is not a column of X (columns: "
+                             f"{', '.join(map(str, cols))}{' ...' if len(cols) == 10 else ''}).")
+        return X.drop(columns=[spec]), np.asarray(X[spec]), spec
+    return X, np.asarray(spec), f"<{what} values>"
+
+
+def _time_key(values):
+    v = pd.Series(values)
+    if v.dtype == object or pd.api.types.is_string_dtype(v):
+        try:
+            v = pd.to_datetime(v)
+        except (ValueError, TypeError):
+            raise ValueError("time: the column holds neither numbers nor dates; give a "
+                             "numeric or date column.") from None
+    if v.isna().any():
+        raise ValueError(f"time has {int(v.isna().sum())} missing values; give every row a "
+                         "time.")
+    return v.to_numpy()
 
 
 def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
-            random_state=0, n_jobs=None, fractions=DEFAULT_FRACTIONS, progress=False,
-            dataset="data", audit=False, categorical=None, numeric=None) -> ComparisonResult:
-    """Run several selectors on one table under the honest protocol.
+            scoring: str | None = None, n_repeats: int | None = None, seeds=None,
+            random_state=0, groups=None, time=None, k_grid=None,
+            time_budget: float | None = None, n_jobs=None, fractions=DEFAULT_FRACTIONS,
+            progress=False, dataset="data", audit=False, categorical=None,
+            numeric=None) -> ComparisonResult:
+    """Run several selectors on one table under the honest protocol, repeated.
 
-    The rows are split once (seeded, stratified for classes) into train /
-    selection-val / model-val / test (default 45/30/10/15, seed 000 §4.2).
-    Methods that read their own validation score (forward wrapper, GBMO,
-    FASTENER) fit on train and score on selection-val; the others fit on
-    train ∪ selection-val. A method's candidates (e.g. k in {M/6, M/5, M/4,
-    M/2}) are compared on model-val; the chosen columns are then used to refit
-    the model on train ∪ selection-val, and the test split is scored once.
+    Each repeat splits the rows (seeded, stratified for classes) into train /
+    selection-val / model-val / test (default 45/30/10/15, seed 000 §4.2);
+    every method sees the same splits, so differences are paired. Methods
+    that read their own validation score (forward wrapper, GBMO, FASTENER)
+    fit on train and score on selection-val; the others fit on train ∪
+    selection-val. A method's candidates (e.g. k on :func:`~featsieve._registry.k_grid`)
+    are compared on model-val in the run's metric (an empty selection is
+    never a candidate); the chosen columns are then used to refit the model
+    on train ∪ selection-val, and the test part is scored once.
+
+    Over the repeats, per method: the test mean and its 95% interval, and
+    the paired difference to all features with its interval and p-value, by
+    the corrected resampled t of Nadeau & Bengio (2003) (``n_train`` = the
+    rows of a split outside the test part); p-values Holm-adjusted over the
+    run's methods (the baseline's is left unadjusted); ``vs_all``
+    "better"/"worse" when the adjusted p-value is
+    under 0.05, else "tie"; the stability of the selection (Nogueira,
+    Sechidis & Brown 2018) and each column's selection frequency. A
+    ``baseline`` row (no column: majority class / mean) is always included.
 
     Parameters
     ----------
@@ -226,22 +555,53 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         Registered names; None runs every registered method that suits the
         task and is in the default set.
     estimator : str or estimator, default="lightgbm"
-        A name for :func:`featsieve.models.make_model` or an estimator.
+        A name for :func:`featsieve.models.make_model` (built per repeat for
+        the size of its fit part, see ``n_samples`` there) or an estimator.
     task : {"auto", "classification", "regression"}, default="auto"
+    scoring : str or None, default=None
+        A scikit-learn scorer name, for tuning on model-val and for the test
+        scores (:func:`featsieve.models.resolve_metric`; None: accuracy, or
+        balanced accuracy when the smallest class is under 20% of the rows;
+        mean squared error for regression).
+    n_repeats : int or None, default=None
+        None: :func:`default_repeats` (5 below 10,000 rows).
+    seeds : sequence of int or None, default=None
+        One seed per repeat (overrides ``n_repeats``); default
+        ``random_state, random_state + 1, ...``.
     random_state : int or None, default=0
+    groups : str, array-like of shape (n_samples,) or None, default=None
+        Group labels (or the name of a column of ``X``, which is then not a
+        feature): no group straddles two parts, and selectors that
+        cross-validate inside their part (a ``cv`` parameter) get group-whole
+        folds; a selector whose ``fit`` takes ``groups`` gets them.
+    time : str, array-like of shape (n_samples,) or None, default=None
+        Row times (or a column name, then not a feature): every split is in
+        time order (train, selection-val, model-val, test), repeat ``i`` of
+        ``R`` using the earliest ``0.7 + 0.3 (i + 1) / R`` share of the rows
+        (a rolling origin); selectors that cross-validate get
+        forward-chaining folds. Exclusive with ``groups``.
+    k_grid : sequence of int or float, or None, default=None
+        Replace the default grid of numbers of columns to keep (counts, or
+        fractions in (0, 1) of the usable columns).
+    time_budget : float or None, default=None
+        Seconds: no repeat starts after this much time has passed (the first
+        always runs); ``notes`` says how many ran.
     n_jobs : int or None, default=None
+        Parallel jobs (joblib) over repeats; with a single repeat, inside
+        the methods. Results do not depend on it.
     fractions : tuple of 4 floats, default=(0.45, 0.30, 0.10, 0.15)
     progress : bool, default=False
-        Show a progress bar over methods.
+        A progress bar over repeats (and over methods when repeats run one
+        after the other).
     dataset : str, default="data"
-        Name recorded in the result.
     audit : bool or dict, default=False
         Add the selection-audit columns (noise-pool inflation, nested CV) to
-        every row with :func:`featsieve.evaluation.add_audit_columns`; a dict
-        passes its options (``noise_features``, ``n_repeats``, ...).
+        every row with :func:`featsieve.evaluation.add_audit_columns` (on the
+        first seed); a dict passes its options.
     categorical, numeric : list of column labels or None, default=None
         Kind overrides (:func:`featsieve._validation.describe_columns`). The kinds
-        are read once for the whole table and passed to every selector.
+        are read once for the whole table and passed to every selector, which
+        reads the table as given (text, categories, dates, missing cells).
 
     Returns
     -------
@@ -252,200 +612,165 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     KeyError
         Unknown method name.
     ValueError
-        Bad input (see README, "Bad input"), or a method that does not suit
-        the task.
-    """
-    names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
-    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4,
-                       categorical=categorical, numeric=numeric)
-    task = data.task
-    if methods is None:
-        methods = [m for m in registered_methods(task) if get_method(m).in_default]
-    else:
-        methods = [methods] if isinstance(methods, str) else list(methods)
-        for m in methods:
-            spec = get_method(m)
-            if task not in spec.tasks:
-                raise ValueError(f"Method {m!r} does not support {task}.")
-    if "all" not in methods:
-        methods.insert(0, "all")
-    model = make_model(estimator, task, random_state=random_state) if isinstance(
-        estimator, str) else estimator
-    split = honest_split(data.y, task, fractions=fractions, random_state=random_state)
-    from ..io import data_fingerprint
-    from ..progress import bar
+        Bad input (see README, "Bad input"), a method that does not suit the
+        task, an unknown metric, bad groups/time, too few groups.
 
-    result = ComparisonResult(
-        dataset=dataset, task=task, metric=metric_name(task), n_samples=data.X.shape[0],
-        n_features=data.X.shape[1], split=split.sizes(), random_state=random_state,
-        fingerprint=data_fingerprint(data.X, y, feature_names=names),
-        params={"estimator": estimator if isinstance(estimator, str) else repr(estimator),
-                "methods": list(methods), "fractions": [float(f) for f in fractions],
-                "n_jobs": n_jobs},
-    )
-    pbar = bar(len(methods), desc="methods", unit="method", enabled=progress)
-    for name in methods:
-        pbar.set_postfix_str(name)
-        row, selector = _run_method(name, data.X, data.y, names, task, split, model,
-                                    random_state, n_jobs, data.table, data.columns)
-        result.rows.append(row)
-        if selector is not None:
-            result.selectors[name] = selector
-        pbar.update(1)
-    pbar.close()
-    if audit:
-        from ._inflation import add_audit_columns
-
-        add_audit_columns(result, data.X, data.y, estimator=model, random_state=random_state,
-                          n_jobs=n_jobs, progress=progress,
-                          **(audit if isinstance(audit, dict) else {}))
-    return result
-
-
-@dataclass
-class SeedsComparison:
-    """``compare`` repeated over several seeds (one :class:`ComparisonResult` each).
-
-    Attributes
-    ----------
-    runs : list of ComparisonResult
-        One per seed, in the order of ``seeds``.
-    seeds : list of int
-    """
-
-    runs: list
-    seeds: list
-
-    # the data and the run parameters are those of every run; read them from the first
-    dataset = property(lambda self: self.runs[0].dataset)
-    task = property(lambda self: self.runs[0].task)
-    metric = property(lambda self: self.runs[0].metric)
-    n_samples = property(lambda self: self.runs[0].n_samples)
-    n_features = property(lambda self: self.runs[0].n_features)
-    split = property(lambda self: self.runs[0].split)
-    fingerprint = property(lambda self: self.runs[0].fingerprint)
-    params = property(lambda self: self.runs[0].params)
-
-    def summary(self) -> pd.DataFrame:
-        """One row per method: mean and standard deviation over seeds.
-
-        Columns: ``method``, ``n_runs``, ``n_selected_mean``, ``n_selected_std``,
-        ``selection_score_mean``, ``test_score_mean``, ``test_score_std``,
-        ``gap_mean``, ``gap_std``, ``seconds_mean``, ``model_fits_mean``, and
-        with ``audit=True`` ``noise_inflation_mean`` and ``nested_cv_mean`` (the
-        standard deviation is the sample one, ddof=1; NaN for a single seed).
-        """
-        df = pd.DataFrame([{**{k: v for k, v in r.items() if k != "selected"},
-                            "seed": run.random_state}
-                           for run in self.runs for r in run.rows])
-        order = list(dict.fromkeys(df["method"]))
-        for c in ("selection_score", "gap"):
-            df[c] = pd.to_numeric(df[c], errors="coerce")
-        g = df.groupby("method", sort=False)
-        out = pd.DataFrame({
-            "method": order,
-            "n_runs": g.size().reindex(order).to_numpy(),
-            "n_selected_mean": g["n_selected"].mean().reindex(order).to_numpy(),
-            "n_selected_std": g["n_selected"].std().reindex(order).to_numpy(),
-            "selection_score_mean": g["selection_score"].mean().reindex(order).to_numpy(),
-            "test_score_mean": g["test_score"].mean().reindex(order).to_numpy(),
-            "test_score_std": g["test_score"].std().reindex(order).to_numpy(),
-            "gap_mean": g["gap"].mean().reindex(order).to_numpy(),
-            "gap_std": g["gap"].std().reindex(order).to_numpy(),
-            "seconds_mean": g["seconds"].mean().reindex(order).to_numpy(),
-            "model_fits_mean": g["model_fits"].mean().reindex(order).to_numpy(),
-        })
-        for c in ("noise_inflation", "nested_cv"):  # compare(audit=True)
-            if c in df.columns:
-                vals = pd.to_numeric(df[c], errors="coerce")
-                out[f"{c}_mean"] = vals.groupby(df["method"], sort=False).mean(
-                    ).reindex(order).to_numpy()
-        return out
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict: the first run's header, every run, and the summary."""
-        first = self.runs[0].to_dict()
-        head = {k: first[k] for k in ("dataset", "task", "metric", "greater_is_better",
-                                      "n_samples", "n_features", "fingerprint", "params")}
-        summary = self.summary().astype(object)
-        summary = summary.where(pd.notna(summary), None)
-        return {**head, "seeds": list(self.seeds), "runs": [r.to_dict() for r in self.runs],
-                "summary": summary.to_dict(orient="records")}
-
-    def verdict(self) -> str:
-        """One plain-language line: the best mean test score against all features."""
-        s = self.summary()
-        sign = 1 if greater_is_better(self.task) else -1
-        s = s.assign(_key=-sign * s["test_score_mean"]).sort_values(["_key", "n_selected_mean"])
-        best = s.iloc[0]
-        text = (f"over {len(self.seeds)} seeds, best mean {self.metric} on the untouched test "
-                f"splits: {best['method']} with {best['n_selected_mean']:.3g} of "
-                f"{self.n_features} columns on average ({best['test_score_mean']:.4g} "
-                f"± {best['test_score_std']:.2g})")
-        base = s[s["method"] == "all"]
-        if len(base) and best["method"] != "all":
-            text += f" vs all columns {base['test_score_mean'].iloc[0]:.4g}"
-        return text + "."
-
-
-def compare_seeds(X, y, *, seeds=(0,), n_jobs=None, progress=False, **kwargs) -> SeedsComparison:
-    """Run :func:`compare` once per seed (each seed draws its own split and models).
-
-    The seeds are independent tasks sent through joblib, so
-    ``joblib.parallel_config(backend="dask")`` spreads them over a cluster
-    (joblib scatters the data once per worker). When more than one seed runs
-    at a time, each ``compare`` runs its methods with ``n_jobs=1``; otherwise
-    ``n_jobs`` goes to the methods. Results do not depend on ``n_jobs``.
-
-    Parameters
-    ----------
-    X, y
-        As for :func:`compare`.
-    seeds : sequence of int, default=(0,)
-        One ``random_state`` per run; must be distinct.
-    n_jobs : int or None, default=None
-        Parallel jobs (joblib) over seeds, or inside the methods for one seed.
-    progress : bool, default=False
-        One bar over seeds and, when seeds run one after the other, one over
-        the methods of the current seed (terminal only).
-    **kwargs
-        Passed to :func:`compare` (``methods``, ``estimator``, ``task``,
-        ``fractions``, ``dataset``).
-
-    Returns
-    -------
-    result : SeedsComparison
-
-    Raises
-    ------
-    ValueError
-        No seed, repeated seeds, and everything :func:`compare` raises.
+    Examples
+    --------
+    >>> import featsieve
+    >>> from featsieve.datasets import load_sonar
+    >>> X, y = load_sonar(return_X_y=True)
+    >>> r = featsieve.compare(X, y, methods=["cc"], estimator="tree", n_repeats=3)
+    >>> [row["method"] for row in r.rows], r.seeds
+    (['all', 'baseline', 'cc'], [0, 1, 2])
+    >>> r.rows[2]["vs_all"] in {"better", "worse", "tie"}
+    True
     """
     from joblib import Parallel, delayed, effective_n_jobs
 
     from ..progress import bar
 
-    seeds = [int(s) for s in seeds]
-    if not seeds:
-        raise ValueError("seeds must hold at least one seed; got none.")
-    if len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be distinct; got {seeds}.")
-    outer = min(len(seeds), effective_n_jobs(n_jobs)) if len(seeds) > 1 else 1
+    X, groups_v, groups_name = _column(X, groups, "groups")
+    X, time_v, time_name = _column(X, time, "time")
+    if groups_v is not None and time_v is not None:
+        raise ValueError("Give groups or time, not both.")
+    names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
+    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4,
+                       categorical=categorical, numeric=numeric)
+    task = data.task
+    Xv, yv, raw_y = data.X, data.y, y
+    table = data.table if hasattr(data.table, "iloc") else None
+    if groups_v is not None and len(groups_v) != len(yv):
+        raise ValueError(f"groups must hold one value per row ({len(yv)}); got {len(groups_v)}.")
+    if time_v is not None:
+        key = _time_key(time_v)
+        if len(key) != len(yv):
+            raise ValueError(f"time must hold one value per row ({len(yv)}); got {len(key)}.")
+        order = np.argsort(key, kind="stable")  # rows in time order: index order = time order
+        Xv, yv = Xv[order], yv[order]
+        table = None if table is None else table.iloc[order]
+    metric = resolve_metric(scoring, task, yv)
+    if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
+        methods, left_out = default_methods(task, *Xv.shape, estimator=estimator)
+        for line in left_out:
+            warnings.warn(line, LeftOutWarning, stacklevel=2)
+    specs = [s for s in resolve_methods(methods, task) if s.name not in (ALL, BASELINE)]
+    specs = [get_method(ALL), _BASELINE_SPEC, *specs]  # passed to the repeats as rows
+    methods = [s.name for s in specs]
+    notes = []
+    if seeds is not None:
+        seeds = [int(s) for s in seeds]
+        if not seeds:
+            raise ValueError("seeds must hold at least one seed; got none.")
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f"seeds must be distinct; got {seeds}.")
+        notes.append(f"{len(seeds)} repeats, seeds given")
+    else:
+        if n_repeats is None:
+            n_repeats, why = default_repeats(len(yv))
+            notes.append(why)
+        else:
+            n_repeats = int(n_repeats)
+            if n_repeats < 1:
+                raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
+            notes.append(f"{n_repeats} repeat{'s' if n_repeats > 1 else ''} (asked for)")
+        if isinstance(random_state, (int, np.integer)):
+            first = int(random_state)
+        else:  # None or a RandomState: draw the first seed from it
+            first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
+        seeds = [first + i for i in range(n_repeats)]
+    if metric.reason:
+        notes.append(f"metric {metric.name}: {metric.reason}")
+    if k_grid is not None:
+        k_grid = list(k_grid)
+        if not k_grid or any(not (v > 0) for v in k_grid):
+            raise ValueError(f"k_grid must be positive counts or fractions; got {k_grid}.")
+    r = len(seeds)
+    windows = [0.7 + 0.3 * (i + 1) / r for i in range(r)] if time_v is not None else [1.0] * r
+    outer = min(r, effective_n_jobs(n_jobs)) if r > 1 else 1
     inner = 1 if outer > 1 else n_jobs
-    pbar = bar(len(seeds), desc="seeds", unit="seed", enabled=progress and len(seeds) > 1,
-               leave=False)
+    started = _time.time()
+    kw = dict(fractions=fractions, groups=groups_v, ordered=time_v is not None,
+              k_values=k_grid, n_jobs=inner, started=started, budget=time_budget,
+              table=table, columns=data.columns)
+    pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1)
+    reps = []
     if outer == 1:
-        runs = []
-        for s in seeds:
-            runs.append(compare(X, y, random_state=s, n_jobs=inner, progress=progress, **kwargs))
+        for i, s in enumerate(seeds):
+            reps.append(_repeat(Xv, yv, names, task, specs, estimator, metric, s,
+                                window=windows[i], keep_selectors=i == 0, progress=progress,
+                                **{**kw, "started": started if i else None}))
             pbar.update(1)
     else:
-        runs = []
         gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(compare)(X, y, random_state=s, n_jobs=1, progress=False, **kwargs)
-            for s in seeds)
-        for r in gen:
-            runs.append(r)
+            delayed(_repeat)(Xv, yv, names, task, specs, estimator, metric, s,
+                             window=windows[i], keep_selectors=i == 0, progress=False,
+                             **{**kw, "started": started if i else None})
+            for i, s in enumerate(seeds))
+        for rep in gen:
+            reps.append(rep)
             pbar.update(1)
     pbar.close()
-    return SeedsComparison(runs=runs, seeds=seeds)
+    reps = [x for x in reps if x is not None]
+    similar: dict = {}  # the same warning with other numbers: shown once, with a count
+    for category, message in (w for x in reps for w in x["warnings"]):
+        similar.setdefault((category, re.sub(r"\d+(\.\d+)?", "#", message)), []).append(message)
+    for (category, _), messages in similar.items():
+        more = f" (and {len(messages) - 1} similar)" if len(messages) > 1 else ""
+        warnings.warn(messages[0] + more, category, stacklevel=2)
+    if len(reps) < r:
+        notes.append(f"time budget {time_budget:g} s: {len(reps)} of {r} repeats ran")
+    seeds = [x["seed"] for x in reps]
+    if groups_v is not None:
+        notes.append(f"groups ({groups_name}, {len(np.unique(groups_v))} groups): no group "
+                     "straddles two parts; selectors with a cv parameter got group-whole folds")
+    if time_v is not None:
+        notes.append(f"time-ordered ({time_name}): train, selection-val, model-val and test "
+                     "follow each other in time; repeat i of R splits the earliest "
+                     "0.7 + 0.3 (i + 1)/R of the rows (a rolling origin)")
+    first = reps[0]
+    sizes = first["split"]
+    n_test = sizes["test"]
+    n_train = sum(sizes.values()) - n_test
+    by_method = {m: [] for m in methods}
+    for rep in reps:
+        for row in rep["rows"]:
+            by_method[row["method"]].append({**row, "_seed": rep["seed"]})
+    base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
+    rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
+            for m in methods]
+    _verdicts(rows, metric.greater_is_better)
+    from ..io import data_fingerprint
+
+    result = ComparisonResult(
+        dataset=dataset, task=task, metric=metric.name,
+        greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
+        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows,
+        selectors=first["selectors"],
+        tuned_cuts={x["method"]: x["cut"] for x in first["rows"]},
+        supports={x["method"]: x["support"] for x in first["rows"]},
+        fingerprint=data_fingerprint(data.X, raw_y, feature_names=names),
+        params={"estimator": estimator if isinstance(estimator, str) else repr(estimator),
+                "methods": [m for m in methods if m not in (ALL, BASELINE)],
+                "fractions": [float(f) for f in fractions], "n_jobs": n_jobs,
+                "scoring": metric.scorer, "groups": groups_name, "time": time_name,
+                "k_grid": k_grid, "time_budget": time_budget},
+        notes=notes,
+    )
+    if audit:
+        from ._inflation import add_audit_columns
+
+        if groups_v is not None or time_v is not None:
+            warnings.warn("the audit columns (noise pool, nested CV) use shuffled folds: they "
+                          "do not keep groups whole or time order yet.", UserWarning,
+                          stacklevel=2)
+
+        model = make_model(estimator, task, random_state=seeds[0]) if isinstance(
+            estimator, str) else estimator
+        view = copy.copy(result)  # the same row dicts, without the baseline (no selection)
+        view.rows = [r for r in result.rows if r["method"] != BASELINE]
+        add_audit_columns(view, data.X, data.y, estimator=model, random_state=seeds[0],
+                          n_jobs=n_jobs, progress=progress,
+                          specs=[s for s in specs if s.name != BASELINE],
+                          **(audit if isinstance(audit, dict) else {}))
+    return result

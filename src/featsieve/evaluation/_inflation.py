@@ -27,21 +27,25 @@ Everything here returns data (:class:`InflationResult`,
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import clone
-from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
 from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
+from .._utils import scorer_for
 from .._validation import validate_Xy
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
+from ..progress import track
+from ._refit import final_model, refit_scores
 
 __all__ = [
+    "AuditConfig",
+    "FRONT_END_AUDIT",
     "InflationResult",
     "NoisePoolResult",
     "add_audit_columns",
@@ -57,10 +61,6 @@ DEFAULT_FRACTIONS = (0.6, 0.2, 0.2)  # seed 002: 756 / 252 / 252 of 1,260 rows
 
 
 # ----------------------------------------------------------------- helpers
-def _metric_scorer(task: str) -> str:
-    return "accuracy" if task == "classification" else "neg_mean_squared_error"
-
-
 def _seeded(est, seed):
     """A clone of ``est`` whose unset ``random_state`` is fixed to ``seed``."""
     est = clone(est)
@@ -68,21 +68,6 @@ def _seeded(est, seed):
     if "random_state" in params and params["random_state"] is None:
         est.set_params(random_state=int(seed))
     return est
-
-
-def _final_model(estimator, task, n_selected):
-    if n_selected == 0:
-        return DummyClassifier() if task == "classification" else DummyRegressor()
-    return clone(estimator)
-
-
-def _fit_score(estimator, task, X_fit, y_fit, X_evals, y_evals, cols):
-    """Refit on the chosen columns; scores on each (X, y) pair (metric units)."""
-    cols = np.asarray(cols, dtype=np.int64)
-    est = _final_model(estimator, task, len(cols))
-    use = cols if len(cols) else np.arange(X_fit.shape[1])
-    est.fit(X_fit[:, use], y_fit)
-    return [score(task, ye, est.predict(Xe[:, use])) for Xe, ye in zip(X_evals, y_evals, strict=True)]
 
 
 def _baseline(task, y_fit, y_eval) -> float:
@@ -303,8 +288,8 @@ def _noise_repeat(selector, estimator, y, task, train, test, whole, k_values, n_
         order = _column_order(sel, Z.shape[1])
         for k in k_values:
             cols = order[:k]
-            tr, te = _fit_score(model, task, Z[train], y[train], [Z[train], Z[test]],
-                                [y[train], y[test]], cols)
+            tr, te = refit_scores(model, task, Z[train], y[train],
+                                  [(Z[train], y[train]), (Z[test], y[test])], cols)
             rows.append({"repeat": None, "seed": int(seed), "k": int(k), "source": source,
                          "n_selected": int(len(cols)), "train_score": tr, "test_score": te,
                          "baseline": base})
@@ -445,11 +430,8 @@ def noise_pool_test(selector, estimator, y, *, task="auto", split=None, test_siz
     jobs = (delayed(_noise_repeat)(selector, estimator, y_enc, task, tr, te, wh, k_values,
                                    n_noise, int(s), noise)
             for s, (tr, te, wh) in zip(seeds, splits, strict=True))
-    out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
-    if progress:
-        from tqdm.auto import tqdm
-
-        out = tqdm(out, total=len(seeds), desc="noise pool", unit="repeat", leave=False)
+    out = track(Parallel(n_jobs=n_jobs, return_as="generator")(jobs), total=len(seeds),
+                desc="noise pool", unit="repeat", enabled=progress)
     rows = []
     for i, (rep_rows, _fits) in enumerate(out):
         for r in rep_rows:
@@ -506,12 +488,12 @@ def _cv_scores(selector, model, X, y, task, n_splits, cv_seed, n_jobs, columns=N
     """CV of ``Pipeline(selector, model)`` (or of the model on ``columns``)."""
     if columns is not None:
         columns = np.asarray(columns, dtype=np.int64)
-        est = _final_model(model, task, len(columns))
+        est = final_model(model, task, len(columns))
         X = X[:, columns] if len(columns) else X
     else:
         est = model if selector is None else Pipeline([("select", selector), ("model", model)])
     s = cross_val_score(est, X, y, cv=_cv(task, n_splits, cv_seed),
-                        scoring=_metric_scorer(task), n_jobs=n_jobs)
+                        scoring=scorer_for(task), n_jobs=n_jobs)
     s = s if task == "classification" else -s
     return {"mean": float(np.mean(s)), "std": float(np.std(s)),
             "scores": [float(v) for v in s], "metric": metric_name(task),
@@ -654,13 +636,106 @@ class InflationResult:
         return text[:1].upper() + text[1:]
 
 
+# ------------------------------------------------------------------ config
+@dataclass(frozen=True)
+class AuditConfig:
+    """How :func:`selection_inflation` measures: the split, the noise pool, the CV.
+
+    Parameters
+    ----------
+    fractions : tuple of 3 floats, default=(0.6, 0.2, 0.2)
+        Train / val / test shares when no split is given (seed 002: 756 / 252 / 252).
+    use_val : bool or "auto", default="auto"
+        Pass the val rows as ``X_val``/``y_val``; "auto" does so when the
+        selector's ``_fit`` takes ``X_val`` (featsieve's forward wrapper, mask
+        and genetic selectors).
+    noise_features : int, default=1200
+        Noise-pool size (seed 002 FS21). 0 skips the noise-pool test.
+    k_values : tuple of int, default=(2, 4, 8)
+        Columns kept from the pool (the seed's table).
+    n_repeats : int, default=10
+        Noise-pool repeats.
+    max_noise_fits : int or None, default=None
+        Cap on the model fits of the noise-pool test. The fits a selection
+        spends per column are read from the fit of measurement 1
+        (``n_model_fits_`` over the number of columns); the pool is shrunk
+        (never below ``4 * max(k_values)`` columns) so that
+        ``2 * n_repeats * pool * fits_per_column`` stays under the cap. None
+        or 0: no cap.
+    cv : int, default=5
+        Folds of the inner CV (own number), the naive CV and the nested CV.
+    nested : bool, default=True
+        Run the nested and naive cross-validations.
+
+    Examples
+    --------
+    >>> AuditConfig().with_options(n_repeats=3).n_repeats
+    3
+    """
+
+    fractions: tuple = DEFAULT_FRACTIONS
+    use_val: bool | str = "auto"
+    noise_features: int = DEFAULT_NOISE_FEATURES
+    k_values: tuple = DEFAULT_K
+    n_repeats: int = 10
+    max_noise_fits: int | None = None
+    cv: int = 5
+    nested: bool = True
+
+    def with_options(self, **options) -> AuditConfig:
+        """A copy with some fields changed.
+
+        Raises
+        ------
+        TypeError
+            A name that is no field, with the list of fields.
+        """
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise TypeError(f"Unknown audit options {unknown}; AuditConfig has {sorted(known)}.")
+        if "k_values" in options:
+            options["k_values"] = tuple(int(k) for k in options["k_values"])
+        return replace(self, **options)
+
+    def noise_pool(self, model_fits, n_features: int) -> tuple[int, str]:
+        """Columns of the noise pool under the ``max_noise_fits`` cap, and why it shrank.
+
+        Parameters
+        ----------
+        model_fits : int or None
+            Fits the selection spent on ``n_features`` columns (None or 0: unknown,
+            no cap).
+        n_features : int
+
+        Returns
+        -------
+        pool : int
+        note : str
+            Empty unless the cap shrank the pool.
+        """
+        pool = int(self.noise_features)
+        if not self.max_noise_fits or not model_fits:
+            return pool, ""
+        per_col = float(model_fits) / max(n_features, 1)
+        cap = int(self.max_noise_fits / (2 * int(self.n_repeats) * per_col))
+        new = min(pool, max(4 * max(self.k_values), cap))
+        if new >= pool:
+            return pool, ""
+        return new, (f"noise pool reduced from {pool} to {new} columns: this selection spends "
+                     f"about {per_col:.2g} model fits per column, and "
+                     f"max_noise_fits={self.max_noise_fits}")
+
+
+#: The front ends' audit (``featsieve audit``, ``compare --audit``): 5 repeats, at most
+#: 3000 noise-pool fits, so that ``featsieve audit`` on Sonar stays under 2 minutes.
+FRONT_END_AUDIT = AuditConfig(n_repeats=5, max_noise_fits=3000)
+
+
 # ------------------------------------------------------------------- main
-def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
-                        fractions=DEFAULT_FRACTIONS, use_val="auto",
-                        noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K,
-                        n_repeats=10, noise_selector=None, max_noise_fits=None,
-                        cv=5, nested=True, name=None, random_state=0, n_jobs=None,
-                        progress=False) -> InflationResult:
+def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", split=None,
+                        noise_selector=None, name=None, random_state=0, n_jobs=None,
+                        progress=False, **options) -> InflationResult:
     """Audit a selector: how much does its selection inflate its own number?
 
     Three measurements (seed 002, "The Selection's Own Number" and "If the
@@ -690,37 +765,18 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
         :func:`featsieve.models.make_model` ("tree" is the seed's depth-6 tree).
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
+    config : AuditConfig or None, default=None
+        How to measure (split fractions, noise pool, repeats, cap, folds);
+        None: ``AuditConfig()``.
     task : {"auto", "classification", "regression"}, default="auto"
     split : tuple of index arrays or None, default=None
         ``(train, val, test)`` or ``(train, test)`` rows (e.g. a dataset's own
         split column). None draws a seeded (stratified) split with
-        ``fractions``. The noise pool uses train + val as its training rows
-        and the same test rows when a split is given; otherwise it draws a
-        new split per repeat with the same test share.
-    fractions : tuple of 3 floats, default=(0.6, 0.2, 0.2)
-        Train / val / test shares (seed 002: 756 / 252 / 252).
-    use_val : bool or "auto", default="auto"
-        Pass the val rows as ``X_val``/``y_val``; "auto" does so when the
-        selector's ``_fit`` takes ``X_val`` (featsieve's forward wrapper, mask
-        and genetic selectors).
-    noise_features : int, default=1200
-        Pool size (FS21). 0 skips the noise-pool test.
-    k_values : sequence of int, default=(2, 4, 8)
-    n_repeats : int, default=10
-        Noise-pool repeats.
+        ``config.fractions``. The noise pool uses train + val as its training
+        rows and the same test rows when a split is given; otherwise it draws
+        a new split per repeat with the same test share.
     noise_selector : selector or None, default=None
         Selector for the noise pool; None uses ``selector``.
-    max_noise_fits : int or None, default=None
-        Cap on the model fits of the noise-pool test. The fits a selection
-        spends per column are read from the fit of measurement 1
-        (``n_model_fits_`` over the number of columns);
-        the pool is shrunk (never below ``4 * max(k_values)`` columns) so that
-        ``2 * n_repeats * pool * fits_per_column`` stays under the cap. The
-        result's ``noise_note`` says when this happened. None: no cap.
-    cv : int, default=5
-        Folds of the inner CV (own number), the naive CV and the nested CV.
-    nested : bool, default=True
-        Run the nested and naive cross-validations.
     name : str or None, default=None
         Display name; the selector's class name when None.
     random_state : int, RandomState or None, default=0
@@ -731,15 +787,21 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
         Noise repeats and CV folds in parallel (joblib); results do not
         depend on it.
     progress : bool, default=False
+    **options
+        Fields of :class:`AuditConfig` that replace those of ``config``
+        (``noise_features=60, n_repeats=2``).
 
     Returns
     -------
     result : InflationResult
+        ``noise_note`` says when ``max_noise_fits`` shrank the pool.
 
     Raises
     ------
     ValueError
         Bad input (see README, "Bad input"), a bad ``split`` or ``fractions``.
+    TypeError
+        An option that is no field of :class:`AuditConfig`.
 
     References
     ----------
@@ -760,13 +822,12 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
     >>> res.own["own_source"]
     'selection_score_'
     """
+    cfg = (config if config is not None else AuditConfig()).with_options(**options)
     names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
     data = validate_Xy(X, y, task=task, min_samples=10, min_per_class=2)
-    task = data.task
-    Xa, ya = data.X, data.y
+    task, Xa, ya = data.task, data.X, data.y
     n, d = Xa.shape
-    if names is None:
-        names = [str(c) for c in data.feature_names]
+    frame = pd.DataFrame(Xa, columns=names or [str(c) for c in data.feature_names])
     rng = check_random_state(random_state)
     split_seed, cv_seed, sel_seed, model_seed, noise_seed = rng.randint(0, 2**31 - 1, size=5)
     if isinstance(estimator, str):
@@ -774,93 +835,96 @@ def selection_inflation(selector, estimator, X, y, *, task="auto", split=None,
     model = _seeded(estimator, model_seed)
     sel = _seeded(selector, sel_seed)
     if split is None:
-        train, val, test = _split_rows(ya, task, fractions, np.random.RandomState(split_seed))
+        parts = _split_rows(ya, task, cfg.fractions, np.random.RandomState(split_seed))
     else:
-        train, val, test = _check_split(split, n)
-    val_mode = _uses_val(sel) if use_val == "auto" else bool(use_val)
-    if val_mode and len(val) == 0:
-        raise ValueError("The selector reads a validation set but the split has no val rows.")
-    frame = pd.DataFrame(Xa, columns=names)
-    if val_mode:
-        sel_rows = train
-        sel.fit(frame.iloc[train], ya[train], X_val=frame.iloc[val], y_val=ya[val])
-    else:
-        sel_rows = np.sort(np.concatenate([train, val]))
-        sel.fit(frame.iloc[sel_rows], ya[sel_rows])
-    support = np.asarray(sel.get_support(), dtype=bool)
-    cols = np.flatnonzero(support)
-    (test_score,) = _fit_score(model, task, Xa[sel_rows], ya[sel_rows], [Xa[test]], [ya[test]],
-                               cols)
-    own = getattr(sel, "selection_score_", None)
-    if own is not None:
-        own_source = "selection_score_"
-        own = metric_value(task, own)
-    else:
-        own_source = "inner_cv"
-        Xs = Xa[np.ix_(sel_rows, cols)] if len(cols) else Xa[sel_rows]
-        m = _final_model(model, task, len(cols))
-        n_cv = min(cv, int(np.bincount(ya[sel_rows]).min()) if task == "classification" else cv)
-        if n_cv >= 2:
-            s = cross_val_score(m, Xs, ya[sel_rows], cv=_cv(task, n_cv, cv_seed),
-                                scoring=_metric_scorer(task), n_jobs=n_jobs)
-            own = float(np.mean(s)) if task == "classification" else float(-np.mean(s))
-        else:
-            own = float("nan")
-    gap = _better_by(task, own, test_score) if np.isfinite(own) else None
-    own_d = {
-        "selection_score": own, "own_source": own_source, "test_score": float(test_score),
-        "gap": gap, "baseline": _baseline(task, ya[sel_rows], ya[test]),
-        "n_selected": int(len(cols)), "selected": [names[i] for i in cols],
-        "used_val": bool(val_mode),
-    }
-    fits = getattr(sel, "n_model_fits_", None)
-    own_d["model_fits"] = None if fits is None else int(fits)
-
+        parts = _check_split(split, n)
+    val_mode = _uses_val(sel) if cfg.use_val == "auto" else bool(cfg.use_val)
+    own = _own_number(sel, model, frame, ya, task, parts, val_mode, cfg.cv, cv_seed, n_jobs)
+    train, val, test = parts
     result = InflationResult(
         name=name or type(selector).__name__, task=task, metric=metric_name(task),
         n_samples=n, n_features=d,
         split={"train": int(len(train)), "val": int(len(val)), "test": int(len(test))},
-        own=own_d, random_state=random_state if isinstance(random_state, int) else None,
+        own=own, random_state=random_state if isinstance(random_state, int) else None,
     )
-
-    if noise_features and int(noise_features) > 0:
-        pool = int(noise_features)
-        if max_noise_fits is not None and fits:
-            per_col = float(fits) / max(d, 1)
-            cap = int(max_noise_fits / (2 * int(n_repeats) * per_col))
-            floor = 4 * max(k_values)
-            if cap < pool:
-                new = max(floor, cap)
-                if new < pool:
-                    result.noise_note = (
-                        f"noise pool reduced from {pool} to {new} columns: this selection "
-                        f"spends about {per_col:.2g} model fits per column, and "
-                        f"max_noise_fits={max_noise_fits}")
-                    pool = new
-        nsplit = None if split is None else (sel_rows if not val_mode else
-                                             np.sort(np.concatenate([train, val])), test)
+    if cfg.noise_features and int(cfg.noise_features) > 0:
+        pool, result.noise_note = cfg.noise_pool(own["model_fits"], d)
+        fit_rows = np.sort(np.concatenate([train, val]))
         result.noise = noise_pool_test(
             noise_selector if noise_selector is not None else sel, model, ya, task=task,
-            split=nsplit, test_size=len(test) / n, noise_features=pool, k_values=k_values,
-            n_repeats=n_repeats, random_state=int(noise_seed), n_jobs=n_jobs, progress=progress)
-
-    if nested:
-        result.nested = _cv_scores(sel, model, Xa, ya, task, cv, cv_seed, n_jobs)
+            split=None if split is None else (fit_rows, test), test_size=len(test) / n,
+            noise_features=pool, k_values=cfg.k_values, n_repeats=cfg.n_repeats,
+            random_state=int(noise_seed), n_jobs=n_jobs, progress=progress)
+    if cfg.nested:
+        result.nested = _cv_scores(sel, model, Xa, ya, task, cfg.cv, cv_seed, n_jobs)
         full = clone(sel).fit(frame, ya)  # selection on every row, outside the folds
         fcols = np.flatnonzero(np.asarray(full.get_support(), dtype=bool))
-        result.naive = _cv_scores(None, model, Xa, ya, task, cv, cv_seed, n_jobs, columns=fcols)
+        result.naive = _cv_scores(None, model, Xa, ya, task, cfg.cv, cv_seed, n_jobs,
+                                  columns=fcols)
         result.naive["n_selected"] = int(len(fcols))
     return result
 
 
+def _own_number(sel, model, frame, y, task, parts, val_mode, cv, cv_seed, n_jobs) -> dict:
+    """Measurement 1: fit ``sel``; its own number against the refit model's test score."""
+    train, val, test = parts
+    X = frame.to_numpy()
+    if val_mode and len(val) == 0:
+        raise ValueError("The selector reads a validation set but the split has no val rows.")
+    if val_mode:
+        rows = train
+        sel.fit(frame.iloc[train], y[train], X_val=frame.iloc[val], y_val=y[val])
+    else:
+        rows = np.sort(np.concatenate([train, val]))
+        sel.fit(frame.iloc[rows], y[rows])
+    cols = np.flatnonzero(np.asarray(sel.get_support(), dtype=bool))
+    (test_score,) = refit_scores(model, task, X[rows], y[rows], [(X[test], y[test])], cols)
+    own = getattr(sel, "selection_score_", None)
+    if own is not None:
+        source, own = "selection_score_", metric_value(task, own)
+    else:
+        source, own = "inner_cv", _inner_cv(model, task, X, y, rows, cols, cv, cv_seed, n_jobs)
+    fits = getattr(sel, "n_model_fits_", None)
+    return {
+        "selection_score": own, "own_source": source, "test_score": float(test_score),
+        "gap": _better_by(task, own, test_score) if np.isfinite(own) else None,
+        "baseline": _baseline(task, y[rows], y[test]),
+        "n_selected": int(len(cols)), "selected": [str(frame.columns[i]) for i in cols],
+        "used_val": bool(val_mode), "model_fits": None if fits is None else int(fits),
+    }
+
+
+def _inner_cv(model, task, X, y, rows, cols, cv, cv_seed, n_jobs) -> float:
+    """The ``cv``-fold score of the model on ``cols`` over ``rows`` (NaN if too few rows)."""
+    Xs = X[np.ix_(rows, cols)] if len(cols) else X[rows]
+    n_cv = min(cv, int(np.bincount(y[rows]).min()) if task == "classification" else cv)
+    if n_cv < 2:
+        return float("nan")
+    s = cross_val_score(final_model(model, task, len(cols)), Xs, y[rows],
+                        cv=_cv(task, n_cv, cv_seed), scoring=scorer_for(task), n_jobs=n_jobs)
+    return float(np.mean(s)) if task == "classification" else float(-np.mean(s))
+
+
 # ------------------------------------------------- front-end conveniences
-DEFAULT_MAX_NOISE_FITS = 3000  # the CLI's cap: `featsieve audit` on Sonar stays under 2 minutes
+def _method_selectors(method, task, estimator, random_state, n_jobs):
+    """The ``method`` (a name, entry or resolved spec) as ``select`` builds it, and its
+    noise-pool twin.
+
+    The twin carries the row's ``path_params`` (e.g. RFE eliminated down to one
+    column), so that one fit ranks every column; None when the row has none.
+    """
+    from .._registry import build_selector, resolve_method
+
+    spec = resolve_method(method)
+    kw = dict(task=task, estimator=estimator, random_state=random_state, n_jobs=n_jobs)
+    noise = build_selector(spec, **kw).set_params(**spec.path_params) if spec.path_params \
+        else None
+    return spec, build_selector(spec, **kw), noise
 
 
 def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random_state=0,
-                 n_jobs=None, noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K,
-                 n_repeats=5, max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, split=None,
-                 progress=False) -> InflationResult:
+                 n_jobs=None, split=None, config=None, progress=False,
+                 **options) -> InflationResult:
     """:func:`selection_inflation` of a registered method (what ``featsieve audit`` runs).
 
     The method is built as ``featsieve select`` builds it
@@ -873,12 +937,13 @@ def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random
     ----------
     method : str
         A registered name other than ``"all"``.
-    X, y, task, random_state, n_jobs, noise_features, k_values, cv, split, progress
+    X, y, task, random_state, n_jobs, split, progress
         As in :func:`selection_inflation`.
     estimator : str or estimator, default="lightgbm"
-    n_repeats : int, default=5
-    max_noise_fits : int or None, default=3000
-        See :func:`selection_inflation`; None or 0 means no cap.
+    config : AuditConfig or None, default=None
+        None: :data:`FRONT_END_AUDIT` (5 repeats, at most 3000 noise-pool fits).
+    **options
+        Fields of :class:`AuditConfig` that replace those of ``config``.
 
     Returns
     -------
@@ -892,58 +957,43 @@ def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random
         ``"all"`` (nothing is selected, so nothing can inflate), a method that
         does not suit the task, or bad input.
     """
-    from .._registry import get_method, make_selector
     from .._validation import detect_task
 
     if method == "all":
         raise ValueError("'all' selects nothing, so there is no selection to audit; "
                          "name a selection method (see `featsieve methods`).")
-    spec = get_method(method)
+    cfg = (config if config is not None else FRONT_END_AUDIT).with_options(**options)
     resolved = detect_task(y, task)
     if isinstance(estimator, str):
         estimator = make_model(estimator, resolved, random_state=random_state)
-    kw = dict(task=resolved, estimator=estimator, random_state=random_state, n_jobs=n_jobs)
-    sel = make_selector(method, **kw)
-    noise_sel = None
-    if spec.path_params:
-        noise_sel = make_selector(method, **kw).set_params(**spec.path_params)
+    spec, sel, noise_sel = _method_selectors(method, resolved, estimator, random_state, n_jobs)
     return selection_inflation(
-        sel, estimator, X, y, task=resolved, split=split, use_val=spec.uses_selection_val,
-        noise_features=noise_features, k_values=k_values, n_repeats=n_repeats,
-        noise_selector=noise_sel, max_noise_fits=max_noise_fits or None,
-        cv=cv, name=f"the {method} selector", random_state=random_state, n_jobs=n_jobs,
-        progress=progress)
+        sel, estimator, X, y, config=cfg.with_options(use_val=spec.uses_selection_val),
+        task=resolved, split=split, noise_selector=noise_sel, name=f"the {spec.name} selector",
+        random_state=random_state, n_jobs=n_jobs, progress=progress)
 
 
 AUDIT_COLUMNS = ("noise_inflation", "noise_se", "noise_pool", "nested_cv", "nested_cv_sd")
 
 
-def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_features,
-                   k_values, n_repeats, max_noise_fits, cv, model_fits):
+def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, config, model_fits,
+                   spec=None):
     """The audit columns of one ``compare`` row (see :func:`featsieve.evaluation.compare`)."""
-    from .._registry import get_method, make_selector
-
     rng = check_random_state(random_state)
     noise_seed, cv_seed = (int(s) for s in rng.randint(0, 2**31 - 1, size=2))
     out = dict.fromkeys(AUDIT_COLUMNS)
     if name == "all":
-        nested = _cv_scores(None, model, X, y, task, cv, cv_seed, n_jobs)
+        nested = _cv_scores(None, model, X, y, task, config.cv, cv_seed, n_jobs)
     else:
-        spec = get_method(name)
-        kw = dict(task=task, estimator=model, random_state=random_state, n_jobs=n_jobs)
-        sel = make_selector(name, **kw)
-        nested = _cv_scores(sel, model, X, y, task, cv, cv_seed, n_jobs)
-        noise_sel = make_selector(name, **kw)
-        if spec.path_params:
-            noise_sel.set_params(**spec.path_params)
-        pool = int(noise_features)
-        if max_noise_fits and model_fits:
-            per_col = float(model_fits) / max(X.shape[1], 1)
-            pool = min(pool, max(4 * max(k_values),
-                                 int(max_noise_fits / (2 * n_repeats * per_col))))
+        _, sel, noise_sel = _method_selectors(spec if spec is not None else name, task, model,
+                                              random_state, n_jobs)
+        nested = _cv_scores(sel, model, X, y, task, config.cv, cv_seed, n_jobs)
+        if noise_sel is None:
+            noise_sel = clone(sel)
+        pool, _ = config.noise_pool(model_fits, X.shape[1])
         if pool > 0:
             ov = noise_pool_test(noise_sel, model, y, task=task, noise_features=pool,
-                                 k_values=k_values, n_repeats=n_repeats,
+                                 k_values=config.k_values, n_repeats=config.n_repeats,
                                  random_state=noise_seed, n_jobs=n_jobs).overall()
             out.update(noise_inflation=ov["inflation"], noise_se=ov["inflation_se"],
                        noise_pool=pool)
@@ -951,9 +1001,8 @@ def _audit_columns(name, X, y, task, model, random_state, n_jobs, *, noise_featu
     return out
 
 
-def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
-                      noise_features=DEFAULT_NOISE_FEATURES, k_values=DEFAULT_K, n_repeats=5,
-                      max_noise_fits=DEFAULT_MAX_NOISE_FITS, cv=5, progress=False):
+def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None, config=None,
+                      progress=False, specs=None, **options):
     """Add the selection-audit columns to every row of a ``ComparisonResult``.
 
     Per method: ``noise_inflation`` and ``noise_se`` (the noise-pool
@@ -970,23 +1019,23 @@ def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None,
     X, y : the data ``compare`` ran on (encoded or raw)
     estimator : estimator
         The comparison's model.
-    random_state, n_jobs, noise_features, k_values, n_repeats, max_noise_fits, cv
-        As in :func:`audit_method`.
+    random_state, n_jobs, config, **options
+        As in :func:`audit_method` (``use_val``, ``fractions`` and ``nested``
+        do not apply: every row gets the nested CV).
     progress : bool, default=False
+    specs : list of MethodSpec or None, default=None
+        The resolved methods of the rows (a user's selector instance has no
+        registered name); None resolves each row's method name.
 
     Returns
     -------
     result : ComparisonResult
     """
+    by_name = {s.name: s for s in specs or ()}
+    cfg = (config if config is not None else FRONT_END_AUDIT).with_options(**options)
     data = validate_Xy(X, y, task=result.task, min_samples=10, min_per_class=2)
-    it = result.rows
-    if progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(it, desc="audit", unit="method", leave=False)
-    for row in it:
+    for row in track(result.rows, desc="audit", unit="method", enabled=progress):
         row.update(_audit_columns(
             row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
-            noise_features=noise_features, k_values=tuple(k_values), n_repeats=n_repeats,
-            max_noise_fits=max_noise_fits, cv=cv, model_fits=row.get("model_fits")))
+            config=cfg, model_fits=row.get("model_fits"), spec=by_name.get(row["method"])))
     return result

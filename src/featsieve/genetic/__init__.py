@@ -14,6 +14,11 @@ trees since 1.3); a model that does not take NaN gets imputed values
 (``BaseSelector``); categorical columns are their category codes, for the tree
 and for the MI crossover weights (estimated with a missing value counted as the
 column's median).
+
+The engine is apart from the estimators: ``_search`` holds one run's state
+(evaluator, cache, front, generator, record) and the strategies FASTENER and
+POSS run on it; the estimators build the state in ``fit`` and read the result
+off it, so nothing of a search stays on them.
 """
 
 from __future__ import annotations

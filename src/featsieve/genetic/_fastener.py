@@ -1,49 +1,50 @@
-"""FASTENER (seed 001, Algorithms 1-3) and POSS, sharing one evaluator and one front."""
+"""FASTENER (seed 001, Algorithms 1-3) and POSS: the estimators over the search engine of ``_search``."""
 
 from __future__ import annotations
 
-import logging
 import numbers
 import warnings
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
-from ..progress import bar
+from .._utils import default_tree
 from ..protocol import holdout_split
-from ._bitset import from_bits, popcount, to_bits
+from ._bitset import from_bits, to_bits
 from ._evaluator import SubsetEvaluator, evaluation_dtype, gather_rows, make_metric
-from ._front import area_under_front
 from ._operators import (
     BitFlipMutation,
     EveryK,
-    FrontItem,
     GenePurge,
     InformationGainCrossover,
-    ParetoFront,
     RandomMatingPool,
 )
+from ._search import FastenerStrategy, PossStrategy, SearchState, run_search
 
 __all__ = ["FASTENER", "POSS"]
-
-_log = logging.getLogger("featsieve.genetic")
 
 _SCORINGS = {"auto", "f1", "f1_macro", "f1_weighted", "accuracy", "neg_rmse", "neg_mse", "r2"}
 
 
-def _default_tree(task, seed):
-    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-
-    # seed 001 §5.1: Gini, at least two samples to split (scikit-learn defaults)
-    if task == "classification":
-        return DecisionTreeClassifier(criterion="gini", min_samples_split=2, random_state=seed)
-    return DecisionTreeRegressor(min_samples_split=2, random_state=seed)
-
+#: The parameters every search of the family shares (see ``_COMMON_DOC``).
+_SEARCH_CONSTRAINTS = {
+    "scoring": [StrOptions(_SCORINGS), callable],
+    "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
+    "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
+                                                           closed="left")],
+    "tol": [Interval(numbers.Real, 0, None, closed="left")],
+    "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
+    "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
+    "task": [StrOptions({"auto", "classification", "regression"})],
+    "random_state": ["random_state"],
+    "n_jobs": [numbers.Integral, None],
+    "progress": ["boolean"],
+}
 
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
 _PREDICATE = [Interval(numbers.Integral, 0, None, closed="left"), "boolean", callable, None]
@@ -97,22 +98,41 @@ class _GeneticSearch(BaseSelector):
 
     def _default_estimator(self, seed):
         """The model when ``estimator`` is None: a decision tree (§5.1)."""
-        return _default_tree(self.task_, seed)
+        return default_tree(self.task_, random_state=seed)  # Gini, 2 samples to split
 
-    # ---------------------------------------------------------- set up
-    def _setup(self, X, y, X_val, y_val):
+    # ------------------------------------------------------------- fit
+    def _fit(self, X, y, X_val=None, y_val=None):
+        from threadpoolctl import threadpool_limits
+
+        # parallelism is ours (items of a generation); native thread pools inside
+        # the model and the MI estimator would only oversubscribe the cores
+        with threadpool_limits(limits=1):
+            state, scoring = self._new_search(X, y, X_val, y_val)
+            with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
+                fitted = self._search(state, parallel)
+        self._finish(state, scoring, fitted)
+        return self
+
+    def _search(self, state: SearchState, parallel) -> dict:  # pragma: no cover - abstract
+        """Run the search on ``state``; returns the method's own fitted attributes."""
+        raise NotImplementedError
+
+    def _new_search(self, X, y, X_val, y_val) -> tuple[SearchState, str]:
+        """The split, the evaluator and an empty :class:`SearchState`, and the scoring's name.
+
+        Nothing is stored on the estimator: the state lives in ``fit``'s frame.
+        """
         rs = check_random_state(self.random_state)
-        self._rng = np.random.default_rng(rs.randint(0, 2**31 - 1))
+        rng = np.random.default_rng(rs.randint(0, 2**31 - 1))
         clf = self.task_ == "classification"
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                   random_state=int(self._rng.integers(2**31 - 1)))
+                                   random_state=int(rng.integers(2**31 - 1)))
         else:
-            self._rng.integers(2**31 - 1)  # same stream whether or not X_val is given
+            rng.integers(2**31 - 1)  # same stream whether or not X_val is given
         n_classes = len(self.classes_) if clf else 0
         metric, name = make_metric(self.scoring, self.task_, n_classes)
-        self.scoring_ = name
-        tree_seed = int(self._rng.integers(2**31 - 1))
+        tree_seed = int(rng.integers(2**31 - 1))
         est = self.estimator if self.estimator is not None else self._default_estimator(
             tree_seed)
         dtype = evaluation_dtype(est)
@@ -122,21 +142,18 @@ class _GeneticSearch(BaseSelector):
         else:
             X_va, y_va = self._validate_val(X_val, y_val)
             X_tr, y_tr = X, y
-        self._evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_)
+        evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_)
         # opt(k) of the AUF below the front's smallest item (§5.1 leaves it open): 0, the
         # worst F1 or accuracy, as the seed's figures read; for other scores the score of no
         # feature (majority class, training mean), so that -RMSE is not credited a perfect 0
-        self._empty_score = 0.0 if name in _ZERO_IS_WORST else self._evaluator.fit_score(0)[0]
-        self._cache: dict[int, float] = {}
-        self._front = ParetoFront()
-        self._n_hits = 0
-        self._n_predictions = 0
-        self._budget = self.max_evaluations if self.max_evaluations is not None else np.inf
-        self.n_features_fit_ = X.shape[1]
+        empty = 0.0 if name in _ZERO_IS_WORST else evaluator.fit_score(0)[0]
+        budget = self.max_evaluations if self.max_evaluations is not None else np.inf
+        return SearchState(evaluator, rng, budget=budget, empty_score=empty,
+                           auf_max_features=self.auf_max_features,
+                           name=type(self).__name__), name
 
-    def _initial_items(self, weights=None) -> list[int]:
+    def _initial_items(self, d: int, weights=None) -> list[int]:
         init = self.initial
-        d = self.n_features_fit_
         if isinstance(init, str):
             if init == "empty":
                 return [0]
@@ -197,67 +214,14 @@ class _GeneticSearch(BaseSelector):
             raise ValueError("initial must hold at least one item.")
         return items
 
-    # ------------------------------------------------------- evaluation
-    def _evaluate(self, items: list[int], parallel) -> list[tuple[int, float]]:
-        """Scores of ``items`` (deduplicated, order kept); new ones are fitted in
-        parallel, at most up to the evaluation budget (the rest are dropped)."""
-        seen, uniq = set(), []
-        for b in items:
-            if b not in seen:
-                seen.add(b)
-                uniq.append(b)
-        new = [b for b in uniq if b not in self._cache]
-        room = self._budget - len(self._cache)
-        if len(new) > room:
-            new = new[: int(max(room, 0))]
-        self._n_hits += sum(1 for b in uniq if b in self._cache)
-        if new:
-            thr = [self._front.opt(popcount(b)) for b in new]
-            res = parallel(delayed(self._evaluator.evaluate_batch)([b], [t])
-                           for b, t in zip(new, thr, strict=False))
-            models = {}
-            for b, r in zip(new, res, strict=False):
-                score, model = r[0]
-                self._order[b] = len(self._cache)
-                self._cache[b] = score
-                if model is not None:
-                    models[b] = model
-            self._pending_models = models
-        else:
-            self._pending_models = {}
-        return [(b, self._cache[b]) for b in uniq if b in self._cache]
-
-    def _offer(self, scored: list[tuple[int, float]]) -> None:
-        # an item without a model had a score not above the front when it was
-        # dispatched, so it cannot stay on the front: offering it changes nothing
-        for b, s in scored:
-            self._front.offer(FrontItem(b, s, self._order.get(b, 0),
-                                        self._pending_models.get(b)))
-        self._front.remove_dominated()
-
-    def _record(self, generation, n_new, hits, **extra):
-        pairs = self._front.pairs()
-        self._front_history.append(pairs)
-        best = max((s for _, s in pairs), default=np.nan)
-        rec = {"generation": generation, "n_evaluations": len(self._cache), "n_new": n_new,
-               "cache_hits": hits, "auf": self._auf(pairs),
-               "front_size": len(pairs), "best_score": float(best)}
-        rec.update(extra)
-        self._history.append(rec)
-        _log.info("%s generation %d: %d evaluations (%d new, %d cached), AUF %.4f, front %d",
-                  type(self).__name__, generation, rec["n_evaluations"], n_new, hits,
-                  rec["auf"], rec["front_size"])
-
-    def _auf(self, pairs) -> float:
-        return area_under_front(pairs, self.auf_max_features, empty_score=self._empty_score)
-
     # ----------------------------------------------------------- result
-    def _finish(self):
+    def _finish(self, state: SearchState, scoring: str, fitted: dict) -> None:
+        """Read the fitted attributes off the finished search's state."""
         names = self._fit_feature_names
         usable_idx = np.flatnonzero(self._usable)
-        d = self.n_features_fit_
+        d = state.n_features
         rows = []
-        for it in self._front.items():
+        for it in state.front.items():
             cols = from_bits(it.bits, d)
             in_cols = usable_idx[cols]
             rows.append({"size": int(cols.size), "score": float(it.score),
@@ -267,40 +231,40 @@ class _GeneticSearch(BaseSelector):
                          "evaluation": int(it.evaluation)})
         front = pd.DataFrame(rows, columns=["size", "score", "features", "columns", "bits",
                                             "evaluation"])
+        for key, value in fitted.items():
+            setattr(self, key, value)
+        self.scoring_ = scoring
+        self.n_features_fit_ = d
         self.pareto_front_ = front
-        self.front_history_ = self._front_history
-        self.history_ = self._history
-        self.n_evaluations_ = len(self._cache)
-        self.n_model_fits_ = self.n_evaluations_ - (0 in self._cache)  # the empty item fits none
-        self.n_cache_hits_ = self._n_hits
-        self.n_permutation_predictions_ = self._n_predictions
-        self.auf_ = self._auf(self._front.pairs())
-        self.auf_empty_score_ = self._empty_score
-        chosen = self._choose(front)
-        support = np.zeros(d, dtype=bool)
+        self.front_history_ = state.front_history
+        self.history_ = state.history
+        self.n_evaluations_ = len(state.cache)
+        self.n_model_fits_ = self.n_evaluations_ - (0 in state.cache)  # the empty item fits none
+        self.n_cache_hits_ = state.n_hits
+        self.n_permutation_predictions_ = state.n_predictions
+        self.auf_ = state.auf(state.front.pairs())
+        self.auf_empty_score_ = state.empty_score
+        self.support_ = np.zeros(d, dtype=bool)
+        self.selection_score_, self.selected_size_ = self._select(state, front)
+
+    def _select(self, state: SearchState, front: pd.DataFrame) -> tuple[float, int]:
+        """Set ``support_`` to the item ``select`` picks; its score and size."""
+        d, chosen = state.n_features, self._choose(front)
         if chosen is not None:
-            support[from_bits(self._front[chosen].bits, d)] = True
-            self.selection_score_ = float(self._front[chosen].score)
-            self.selected_size_ = int(chosen)
-        elif any(self._cache):  # only the empty set is on the front
-            bits, score = max(((b, sc) for b, sc in self._cache.items() if b),
+            self.support_[from_bits(state.front[chosen].bits, d)] = True
+            return float(state.front[chosen].score), int(chosen)
+        if any(state.cache):  # only the empty set is on the front
+            bits, score = max(((b, sc) for b, sc in state.cache.items() if b),
                               key=lambda p: (p[1], -p[0].bit_count(), -p[0]))
-            support[from_bits(bits, d)] = True
-            self.selection_score_ = float(score)
-            self.selected_size_ = int(bits.bit_count())
+            self.support_[from_bits(bits, d)] = True
             warnings.warn(
-                f"The Pareto front holds only the empty set (score {self._front[0].score:.4g}): "
+                f"The Pareto front holds only the empty set (score {state.front[0].score:.4g}): "
                 "no evaluated subset scored better than using no feature. support_ is the best "
-                f"evaluated subset ({self.selected_size_} features, score {score:.4g}); more "
-                "generations or evaluations may find better ones.", UserWarning, stacklevel=3)
-        else:  # only the empty set was evaluated: nothing is selected, it is the choice
-            self.selection_score_ = float(self._front[0].score) if 0 in self._front else np.nan
-            self.selected_size_ = 0
-        self.support_ = support
-        # nothing of the data stays on the fitted object
-        for attr in ("_evaluator", "_cache", "_front", "_rng", "_pending_models", "_order"):
-            if hasattr(self, attr):
-                delattr(self, attr)
+                f"evaluated subset ({bits.bit_count()} features, score {score:.4g}); more "
+                "generations or evaluations may find better ones.", UserWarning, stacklevel=5)
+            return float(score), int(bits.bit_count())
+        # only the empty set was evaluated: nothing is selected, it is the choice
+        return (float(state.front[0].score) if 0 in state.front else np.nan), 0
 
     def _choose(self, front: pd.DataFrame):
         """Size of the front item ``select`` picks (None for an empty front)."""
@@ -574,17 +538,7 @@ class FASTENER(_GeneticSearch):
         "reset_to_front": _PREDICATE,
         "purge_front": _PREDICATE,
         "gene_purge": [callable, None],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, n_generations=50, mating_pool=None, crossover=None,
@@ -618,9 +572,9 @@ class FASTENER(_GeneticSearch):
         self.progress = progress
 
     # ----------------------------------------------------------- weights
-    def _weights(self, X_tr, y_tr):
+    def _weights(self, X_tr, y_tr, rng):
         w = self.weights
-        seed = int(self._rng.integers(2**31 - 1))
+        seed = int(rng.integers(2**31 - 1))
         if isinstance(w, str):  # "mi"
             from sklearn.feature_selection import mutual_info_regression
 
@@ -662,103 +616,24 @@ class FASTENER(_GeneticSearch):
         out = np.asarray(out, dtype=np.float64).ravel()
         return np.clip(np.nan_to_num(out, nan=0.0), 0, None)
 
-    # ------------------------------------------------------------- fit
-    def _fit(self, X, y, X_val=None, y_val=None):
-        from threadpoolctl import threadpool_limits
-
-        # parallelism is ours (items of a generation); native thread pools inside
-        # the model and the MI estimator would only oversubscribe the cores
-        with threadpool_limits(limits=1):
-            return self._fit_limited(X, y, X_val, y_val)
-
-    def _fit_limited(self, X, y, X_val, y_val):
-        self._setup(X, y, X_val, y_val)
-        ev = self._evaluator
-        rng = self._rng
-        d = self.n_features_fit_
-        pool_op = self.mating_pool if self.mating_pool is not None else RandomMatingPool(3)
-        cross_op = self.crossover if self.crossover is not None else InformationGainCrossover()
-        mut_op = self.mutation if self.mutation is not None else BitFlipMutation(1.0)
-        reset = _as_predicate(self.reset_to_front)
-        purge = _as_predicate(self.purge_front)
-        gene_purge = self.gene_purge if self.gene_purge is not None else GenePurge()
+    # ---------------------------------------------------------- search
+    def _search(self, state, parallel):
+        ev = state.evaluator
         # a bad ``initial`` fails before the weights are estimated (no random draws)
-        init = None if self.initial == "best_weight" else self._initial_items()
-        weights = self._weights(ev.X_train, ev.y_train)
-        self.feature_weights_ = weights
+        init = None if self.initial == "best_weight" else self._initial_items(ev.n_features)
+        weights = self._weights(ev.X_train, ev.y_train, state.rng)
         if init is None:
-            init = self._initial_items(weights)
-        self._history, self._front_history, self._order = [], [], {}
-        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
-            init = [b for b in init if b != 0]
-            scored = self._evaluate(init, parallel)
-            self._offer(scored)
-            population = self._bucket(scored)
-            self._record(0, len(self._cache), 0, purged=False, reset=False,
-                         population_size=len(population))
-            pbar = bar(self.n_generations, desc="generations", unit="gen",
-                       enabled=self.progress)
-            with pbar:
-                for gen in range(1, self.n_generations + 1):
-                    if len(self._cache) >= self._budget:
-                        break
-                    before, hits0 = len(self._cache), self._n_hits
-                    pool = pool_op.select(population, rng)
-                    children = [cross_op(a, b, weights, rng) for a, b in pool_op.pairs(pool)]
-                    parents = population + children
-                    if self.carry_front:
-                        have = set(population)
-                        parents += [b for b in self._front.bits() if b not in have]
-                    mutated = [mut_op(b, d, rng, gen) for b in parents]
-                    scored = self._evaluate([b for b in mutated if b != 0], parallel)
-                    population = self._bucket(scored)
-                    self._offer(scored)
-                    did_purge = bool(purge(gen))
-                    if did_purge:
-                        self._purge(parallel, gene_purge)
-                    did_reset = bool(reset(gen))
-                    if did_reset:
-                        population = self._front.bits()
-                    self._record(gen, len(self._cache) - before, self._n_hits - hits0,
-                                 purged=did_purge, reset=did_reset,
-                                 population_size=len(population))
-                    pbar.update(1)
-                    pbar.set_postfix_str(f"evals={len(self._cache)} auf="
-                                         f"{self._history[-1]['auf']:.4f}")
-        self._finish()
-        return self
-
-    def _bucket(self, scored):
-        """Keep the best ``max_bucket_size`` items of each size (stable)."""
-        by_size: dict[int, list] = {}
-        for b, s in scored:
-            by_size.setdefault(popcount(b), []).append((b, s))
-        out = []
-        for k in sorted(by_size):
-            items = sorted(by_size[k], key=lambda t: -t[1])[: self.max_bucket_size]
-            out.extend(b for b, _ in items)
-        return out
-
-    def _purge(self, parallel, purge_op):
-        """Algorithm 3: drop from every front item the gene ``purge_op`` picks
-        from the permutation costs on its stored model (by default the least
-        costly one), and evaluate the smaller items."""
-        items = [it for it in self._front.items() if it.size > 1 and it.model is not None]
-        if not items:
-            return
-        seeds = [int(s) for s in self._rng.integers(2**31 - 1, size=len(items))]
-        res = parallel(delayed(self._evaluator.permutation_decrease)(it.model, it.bits,
-                                                                      it.score, s)
-                       for it, s in zip(items, seeds, strict=False))
-        new = []
-        for it, (cols, dec) in zip(items, res, strict=False):
-            self._n_predictions += len(cols)
-            gene = purge_op(cols, dec, lambda g, b=it.bits: (b & ~(1 << g)) not in self._cache,
-                            self._rng)
-            if gene is not None:
-                new.append(it.bits & ~(1 << gene))
-        scored = self._evaluate(new, parallel)
-        self._offer(scored)
+            init = self._initial_items(ev.n_features, weights)
+        strategy = FastenerStrategy(
+            mating_pool=self.mating_pool if self.mating_pool is not None else RandomMatingPool(3),
+            crossover=self.crossover if self.crossover is not None else InformationGainCrossover(),
+            mutation=self.mutation if self.mutation is not None else BitFlipMutation(1.0),
+            gene_purge=self.gene_purge if self.gene_purge is not None else GenePurge(),
+            weights=weights, max_bucket_size=self.max_bucket_size, carry_front=self.carry_front,
+            reset=_as_predicate(self.reset_to_front), purge=_as_predicate(self.purge_front))
+        run_search(strategy, state, init, n_generations=self.n_generations, parallel=parallel,
+                   progress=self.progress)
+        return {"feature_weights_": weights}
 
 
 class POSS(_GeneticSearch):
@@ -815,17 +690,7 @@ class POSS(_GeneticSearch):
         "mutation": [callable, None],
         "initial": [StrOptions({"empty", "first"}), list],
         "max_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, n_generations=500, batch_size=1, mutation=None,
@@ -849,37 +714,11 @@ class POSS(_GeneticSearch):
         self.n_jobs = n_jobs
         self.progress = progress
 
-    def _fit(self, X, y, X_val=None, y_val=None):
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(limits=1):
-            return self._fit_limited(X, y, X_val, y_val)
-
-    def _fit_limited(self, X, y, X_val, y_val):
-        self._setup(X, y, X_val, y_val)
-        rng = self._rng
-        d = self.n_features_fit_
-        mut_op = self.mutation if self.mutation is not None else BitFlipMutation(1.0)
-        self._history, self._front_history, self._order = [], [], {}
-        limit = self.max_size if self.max_size is not None else d
-        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
-            scored = self._evaluate(self._initial_items(), parallel)
-            self._offer(scored)
-            self._record(0, len(self._cache), 0)
-            pbar = bar(self.n_generations, desc="iterations", unit="it", enabled=self.progress)
-            with pbar:
-                for gen in range(1, self.n_generations + 1):
-                    if len(self._cache) >= self._budget:
-                        break
-                    before, hits0 = len(self._cache), self._n_hits
-                    archive = self._front.bits()
-                    parents = rng.integers(len(archive), size=self.batch_size)
-                    kids = [mut_op(archive[i], d, rng, gen) for i in parents]
-                    kids = [b for b in kids if popcount(b) <= limit]
-                    scored = self._evaluate(kids, parallel)
-                    self._offer(scored)
-                    self._record(gen, len(self._cache) - before, self._n_hits - hits0)
-                    pbar.update(1)
-        self._finish()
-        return self
-
+    def _search(self, state, parallel):
+        d = state.n_features
+        strategy = PossStrategy(
+            mutation=self.mutation if self.mutation is not None else BitFlipMutation(1.0),
+            batch_size=self.batch_size, max_size=self.max_size if self.max_size is not None else d)
+        run_search(strategy, state, self._initial_items(d), n_generations=self.n_generations,
+                   parallel=parallel, progress=self.progress)
+        return {}

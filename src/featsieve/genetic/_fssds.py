@@ -22,12 +22,11 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from joblib import Parallel
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval
 
 from ..progress import bar
 from ._bitset import bits_mask, to_bits
-from ._fastener import _ATTR_DOC, _COMMON_DOC, _SCORINGS, _GeneticSearch
+from ._fastener import _ATTR_DOC, _COMMON_DOC, _SEARCH_CONSTRAINTS, _GeneticSearch
 
 __all__ = ["FSSDS"]
 
@@ -160,17 +159,7 @@ class FSSDS(_GeneticSearch):
         "sizes": [Interval(numbers.Integral, 1, None, closed="left"), list, None],
         "n_agents": [Interval(numbers.Integral, 2, None, closed="left")],
         "n_iterations": [Interval(numbers.Integral, 0, None, closed="left")],
-        "scoring": [StrOptions(_SCORINGS), callable],
-        "max_evaluations": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "select": [StrOptions({"best", "plateau"}), Interval(numbers.Integral, 1, None,
-                                                               closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "auf_max_features": [Interval(numbers.Integral, 1, None, closed="left")],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="neither")],
-        "task": [StrOptions({"auto", "classification", "regression"})],
-        "random_state": ["random_state"],
-        "n_jobs": [numbers.Integral, None],
-        "progress": ["boolean"],
+        **_SEARCH_CONSTRAINTS,
     }
 
     def __init__(self, estimator=None, *, sizes=None, n_agents=20, n_iterations=20,
@@ -217,86 +206,74 @@ class FSSDS(_GeneticSearch):
             ks = sorted({int(v) for v in s})
         return [k for k in ks if k <= d]
 
-    def _fit(self, X, y, X_val=None, y_val=None):
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(limits=1):
-            return self._fit_limited(X, y, X_val, y_val)
-
-    def _fit_limited(self, X, y, X_val, y_val):
-        self._setup(X, y, X_val, y_val)
-        rng = self._rng
-        d = self.n_features_fit_
+    def _search(self, state, parallel):
+        """One stochastic diffusion search per size ``k``; the best hypothesis of each."""
+        d = state.n_features
         sizes = self._sizes(d)
-        n = self.n_agents
-        self._history, self._front_history, self._order = [], [], {}
-        per_size = []
-        step = 0
         names = self._fit_feature_names
         usable_idx = np.flatnonzero(self._usable)
-        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
-            pbar = bar(len(sizes), desc="sizes", unit="k", enabled=self.progress)
-            with pbar:
-                for k in sizes:
-                    if len(self._cache) >= self._budget:
-                        break
-                    before = len(self._cache)
-                    hyp = [_random_subset(d, k, rng) for _ in range(n)]
-                    score = self._score(hyp, parallel)
-                    proposals = n
-                    best = self._best(hyp, score, None)
-                    self._offer([(b, s) for b, s in zip(hyp, score, strict=True)
-                                 if np.isfinite(s)])
-                    for it in range(1, self.n_iterations + 1):
-                        if len(self._cache) >= self._budget:
-                            break
-                        ev0, hits0 = len(self._cache), self._n_hits
-                        # test phase
-                        active = np.array([score[i] >= score[_other(i, n, rng)]
-                                           for i in range(n)])
-                        # diffusion phase (synchronous: every poll sees the tested state)
-                        new, changed = list(hyp), []
-                        for i in range(n):
-                            j = _other(i, n, rng)
-                            if not active[i]:
-                                new[i] = (_offset(hyp[j], d, rng) if active[j]
-                                          else _random_subset(d, k, rng))
-                                changed.append(i)
-                            elif active[j] and hyp[j] == hyp[i]:
-                                new[i] = _random_subset(d, k, rng)
-                                changed.append(i)
-                        hyp = new
-                        if changed:
-                            sc = self._score([hyp[i] for i in changed], parallel)
-                            for i, s in zip(changed, sc, strict=True):
-                                score[i] = s
-                            proposals += len(changed)
-                            self._offer([(hyp[i], score[i]) for i in changed
-                                         if np.isfinite(score[i])])
-                        best = self._best(hyp, score, best)
-                        step += 1
-                        self._record(step, len(self._cache) - ev0, self._n_hits - hits0,
-                                     size=k, iteration=it, n_active=int(active.sum()))
-                    if best is not None:
-                        cols = np.flatnonzero(bits_mask(best[0], d))
-                        per_size.append({
-                            "size": k, "score": float(best[1]),
-                            "features": tuple(names[c] for c in cols),
-                            "columns": tuple(int(c) for c in usable_idx[cols]),
-                            "n_evaluations": len(self._cache) - before,
-                            "n_proposals": proposals})
-                    pbar.update(1)
+        per_size = []
+        with bar(len(sizes), desc="sizes", unit="k", enabled=self.progress) as pbar:
+            for k in sizes:
+                if state.spent:
+                    break
+                before = len(state.cache)
+                best, proposals = self._diffuse(state, k, parallel)
+                if best is not None:
+                    cols = np.flatnonzero(bits_mask(best[0], d))
+                    per_size.append({
+                        "size": k, "score": float(best[1]),
+                        "features": tuple(names[c] for c in cols),
+                        "columns": tuple(int(c) for c in usable_idx[cols]),
+                        "n_evaluations": len(state.cache) - before,
+                        "n_proposals": proposals})
+                pbar.update(1)
         import pandas as pd
 
-        self.best_per_size_ = pd.DataFrame(
+        return {"best_per_size_": pd.DataFrame(
             per_size, columns=["size", "score", "features", "columns", "n_evaluations",
-                               "n_proposals"])
-        self._finish()
-        return self
+                               "n_proposals"])}
 
-    def _score(self, items, parallel) -> np.ndarray:
-        """Scores of ``items`` in order (NaN for items the budget left unevaluated)."""
-        got = dict(self._evaluate(items, parallel))
+    def _diffuse(self, state, k: int, parallel):
+        """The agents' test and diffusion phases for size ``k``; the best (bits, score) seen
+        and the hypotheses proposed."""
+        rng, d, n = state.rng, state.n_features, self.n_agents
+        hyp = [_random_subset(d, k, rng) for _ in range(n)]
+        score = self._score(state, hyp, parallel)
+        proposals = n
+        best = self._best(hyp, score, None)
+        for it in range(1, self.n_iterations + 1):
+            if state.spent:
+                break
+            ev0, hits0 = len(state.cache), state.n_hits
+            # test phase
+            active = np.array([score[i] >= score[_other(i, n, rng)] for i in range(n)])
+            # diffusion phase (synchronous: every poll sees the tested state)
+            new, changed = list(hyp), []
+            for i in range(n):
+                j = _other(i, n, rng)
+                if not active[i]:
+                    new[i] = _offset(hyp[j], d, rng) if active[j] else _random_subset(d, k, rng)
+                    changed.append(i)
+                elif active[j] and hyp[j] == hyp[i]:
+                    new[i] = _random_subset(d, k, rng)
+                    changed.append(i)
+            hyp = new
+            if changed:
+                sc = self._score(state, [hyp[i] for i in changed], parallel)
+                for i, s in zip(changed, sc, strict=True):
+                    score[i] = s
+                proposals += len(changed)
+            best = self._best(hyp, score, best)
+            state.record(len(state.history) + 1, len(state.cache) - ev0, state.n_hits - hits0,
+                         size=k, iteration=it, n_active=int(active.sum()))
+        return best, proposals
+
+    @staticmethod
+    def _score(state, items, parallel) -> np.ndarray:
+        """Scores of ``items`` in order (NaN for items the budget left unevaluated); every
+        scored item is offered to the front."""
+        got = dict(state.evaluate(items, parallel))
         return np.array([got.get(b, np.nan) for b in items], dtype=float)
 
     @staticmethod

@@ -19,10 +19,20 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
+from .._resources import Cost, check_memory
 from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign
 from ._kernels import GaussianKernel, center_gram, resolve_kernel
-from ._lasso import _SHARED_CONSTRAINTS, _build_design, _expand, _order_ranking, _SingleBlas
+from ._lasso import (
+    _SHARED_CONSTRAINTS,
+    _build_design,
+    _expand,
+    _k_for,
+    _kernel_cost,
+    _order_ranking,
+    _plan,
+    _SingleBlas,
+)
 
 __all__ = ["MRMR", "CKTA", "QPFS", "FHSIC", "GroupHSICLasso", "discrete_mutual_info"]
 
@@ -40,12 +50,6 @@ class _KernelParams(_SingleBlas):
     def _store_kernel_params(self, kw):
         for k, v in kw.items():
             setattr(self, k, v)
-
-
-def _kernel_init_defaults():
-    return dict(kernel_x="gaussian", kernel_y="auto", block_size=0, n_permutations=3,
-                permutations=None, dtype="float32", chunk_size=None, task="auto",
-                random_state=None, n_jobs=None)
 
 
 # ------------------------------------------------------------ discrete MI
@@ -137,7 +141,7 @@ class MRMR(_KernelParams, BaseSelector):
     }
 
     def __init__(self, n_features_to_select=None, *, dependence="mi", n_bins=3,
-                 kernel_x="gaussian", kernel_y="auto", block_size=0, n_permutations=3,
+                 kernel_x="gaussian", kernel_y="auto", block_size="auto", n_permutations=3,
                  permutations=None, dtype="float32", chunk_size=None, task="auto",
                  random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select
@@ -148,10 +152,27 @@ class MRMR(_KernelParams, BaseSelector):
             n_permutations=n_permutations, permutations=permutations, dtype=dtype,
             chunk_size=chunk_size, task=task, random_state=random_state, n_jobs=n_jobs))
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Memory and work of a fit on ``n_samples x n_features`` (before any allocation).
+
+        ``"mi"``: the codes (``n d`` int64) and one joint count per step (``O(n d)``
+        each, ``k`` steps); ``"hsic"``: the kernel design with one Gram column
+        per step (:func:`featsieve.kernel.design_memory`).
+        """
+        n, d = n_samples, n_features
+        k = _k_for(self, d)
+        if self.dependence == "hsic":
+            return _kernel_cost(self, n, d, k, prefetch=0, passes=1 + k)
+        return Cost(memory_bytes=4 * 8 * n * d, flops=30.0 * k * n * d)
+
     def _fit(self, X, y):
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
         if self.dependence == "mi":
+            check_memory("MRMR", self.estimate_cost(*X.shape).memory_bytes,
+                         what=f"the discretized {X.shape[0]} x {d} table and its joint counts",
+                         alternatives="select from fewer columns (e.g. a univariate filter "
+                                      "first)")
             Q = _discretize(X, self.n_bins)
             t = y.astype(np.int64) if self.task_ == "classification" else \
                 _discretize(y, self.n_bins)[:, 0]
@@ -160,7 +181,7 @@ class MRMR(_KernelParams, BaseSelector):
             def redundancy(s):
                 return discrete_mutual_info(Q, Q[:, s])
         else:
-            design = _build_design(self, X, y, prefetch=0)
+            design = _build_design(self, X, y, prefetch=0, cached_columns=k)
             rel = design.h
 
             def redundancy(s):
@@ -200,7 +221,38 @@ class _GramBaseline(_KernelParams, BaseSelector):
         **_SHARED_CONSTRAINTS,
     }
 
+    #: the d x d solver's working copies of D (beyond D itself)
+    _solver_copies = 1
+
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Memory and work of a fit on ``n_samples x n_features`` (before any allocation).
+
+        The whole ``d x d`` Gram matrix (``3 d^2`` float64 while it is
+        assembled, plus the solver's copies) on top of the kernel design; its
+        ``d`` Gram columns are computed in passes of 256 MB of kernels; the
+        solver is ``O(d^3)``.
+        """
+        n, d = n_samples, n_features
+        plan = _plan(self, n, d, check=False)
+        P = plan.n_groups * plan.block**2
+        per_pass = min(d, max(1, (256 << 20) // max(P * 8, 1)))
+        passes = 1 + int(np.ceil(d / per_pass))
+        gram = (3 + self._solver_copies) * 8.0 * d * d
+        return Cost(memory_bytes=plan.memory + gram + per_pass * P * 16,
+                    kernel_entries=float(passes) * d * P, flops=self._solver_flops(d),
+                    strategy=plan.strategy)
+
+    def _solver_flops(self, d):
+        return float(d) ** 3
+
     def _gram(self, X, y):
+        n, d = X.shape
+        name = type(self).__name__
+        check_memory(name, self.estimate_cost(n, d).memory_bytes,
+                     what=f"the {d} x {d} Gram matrix of the features",
+                     alternatives="use hsic-lasso (HSICLasso computes Gram columns of the "
+                                  "active features only) or mrmr, or reduce the columns first "
+                                  "(e.g. a univariate filter)")
         design = _build_design(self, X, y, prefetch=0)
         D = design.full_gram()
         D = D + self.ridge * np.eye(D.shape[0])
@@ -252,6 +304,9 @@ class CKTA(_GramBaseline):
     Notes
     -----
     Needs the whole ``d x d`` Gram matrix (``d`` Gram columns): for small ``d``.
+    Its memory is estimated before any work (:meth:`estimate_cost`); above the
+    budget (2 GiB, or ``FEATSIEVE_MEMORY_GB``; about d = 8,000) ``fit`` raises
+    ``ResourceError`` with the gigabytes and the alternatives.
 
     References
     ----------
@@ -259,7 +314,7 @@ class CKTA(_GramBaseline):
     """
 
     def __init__(self, n_features_to_select=None, *, ridge=1e-6, kernel_x="gaussian",
-                 kernel_y="auto", block_size=0, n_permutations=3, permutations=None,
+                 kernel_y="auto", block_size="auto", n_permutations=3, permutations=None,
                  dtype="float32", chunk_size=None, task="auto", random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select
         self.ridge = ridge
@@ -313,7 +368,10 @@ class QPFS(_GramBaseline):
     Notes
     -----
     Needs the whole ``d x d`` Gram matrix, and SLSQP costs ``O(d^3)`` per
-    iteration: for ``d`` up to about a thousand.
+    iteration: for ``d`` up to about a thousand. The memory (the Gram matrix
+    and SLSQP's dense work arrays) is estimated before any work; above the
+    budget (about d = 6,000 at 2 GiB) ``fit`` raises ``ResourceError`` with
+    the gigabytes and the alternatives.
 
     References
     ----------
@@ -327,7 +385,7 @@ class QPFS(_GramBaseline):
     }
 
     def __init__(self, n_features_to_select=None, *, gamma=0.5, ridge=1e-6, max_iter=500,
-                 kernel_x="gaussian", kernel_y="auto", block_size=0, n_permutations=3,
+                 kernel_x="gaussian", kernel_y="auto", block_size="auto", n_permutations=3,
                  permutations=None, dtype="float32", chunk_size=None, task="auto",
                  random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select
@@ -338,6 +396,11 @@ class QPFS(_GramBaseline):
             kernel_x=kernel_x, kernel_y=kernel_y, block_size=block_size,
             n_permutations=n_permutations, permutations=permutations, dtype=dtype,
             chunk_size=chunk_size, task=task, random_state=random_state, n_jobs=n_jobs))
+
+    _solver_copies = 2  # SLSQP's dense (d + 1)^2 work arrays
+
+    def _solver_flops(self, d):
+        return float(self.max_iter) * float(d) ** 3
 
     def _fit(self, X, y):
         import warnings
@@ -419,7 +482,7 @@ class FHSIC(_KernelParams, BaseSelector):
     }
 
     def __init__(self, n_features_to_select=None, *, width="fixed", sigma=1.0,
-                 kernel_y="auto", block_size=0, n_permutations=3, permutations=None,
+                 kernel_y="auto", block_size="auto", n_permutations=3, permutations=None,
                  dtype="float32", chunk_size=None, task="auto", random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select
         self.width = width
@@ -429,15 +492,29 @@ class FHSIC(_KernelParams, BaseSelector):
             permutations=permutations, dtype=dtype, chunk_size=chunk_size, task=task,
             random_state=random_state, n_jobs=n_jobs))
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Memory and work of a fit on ``n_samples x n_features``: one pass over the
+        features per step (``k`` steps), the selected set's distances and targets
+        (``G B^2`` each) besides the kernel design."""
+        k = _k_for(self, n_features)
+        return _kernel_cost(self, n_samples, n_features, k, prefetch=0, passes=k)
+
     def _fit(self, X, y):
+        import warnings
+
         from sklearn.utils import check_random_state
 
+        from .._resources import ScalableFormWarning
         from ._design import make_blocks
 
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
         ky = resolve_kernel(self.kernel_y, task=self.task_, name="kernel_y")
-        blocks, perms = make_blocks(X.shape[0], self.block_size, self.n_permutations,
+        plan = _plan(self, *X.shape)
+        if plan.strategy:
+            warnings.warn(f"FHSIC: {plan.strategy}.", ScalableFormWarning, stacklevel=3)
+        self.strategy_ = plan.strategy
+        blocks, perms = make_blocks(X.shape[0], plan.block_size, self.n_permutations,
                                     self.permutations, check_random_state(self.random_state))
         zy = ky.standardize(y.reshape(-1, 1))[0][blocks]
         Lc = center_gram(ky.gram(zy))  # (G, B, B)
@@ -537,7 +614,7 @@ class GroupHSICLasso(_KernelParams, BaseSelector):
     }
 
     def __init__(self, groups=None, *, n_groups_to_select=2, n_lambdas=60, max_iter=2000,
-                 tol=1e-7, kernel_x="gaussian", kernel_y="auto", block_size=0,
+                 tol=1e-7, kernel_x="gaussian", kernel_y="auto", block_size="auto",
                  n_permutations=3, permutations=None, dtype="float32", chunk_size=None,
                  task="auto", random_state=None, n_jobs=None):
         self.groups = groups
@@ -549,6 +626,12 @@ class GroupHSICLasso(_KernelParams, BaseSelector):
             kernel_x=kernel_x, kernel_y=kernel_y, block_size=block_size,
             n_permutations=n_permutations, permutations=permutations, dtype=dtype,
             chunk_size=chunk_size, task=task, random_state=random_state, n_jobs=n_jobs))
+
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Memory and kernel work of a fit (as :class:`HSICLasso`, Gram columns of
+        the features that become non-zero; about ``5`` per selected group)."""
+        k = min(n_features, 5 * self.n_groups_to_select)
+        return _kernel_cost(self, n_samples, n_features, k)
 
     def _fit(self, X, y):
         d = X.shape[1]

@@ -34,7 +34,8 @@ from joblib import Parallel, delayed
 
 from ._kernels import center_gram
 
-__all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations", "covariate_gram"]
+__all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations", "covariate_gram",
+           "design_memory"]
 
 # below this share of ||K||_F^2 a block's centered kernel counts as zero (a column
 # constant inside the block); its design entries are set to 0 instead of rounding noise
@@ -118,6 +119,60 @@ def make_blocks(n_samples: int, block_size: int, n_permutations: int, permutatio
     return blocks, perms
 
 
+def design_memory(n_samples: int, n_features: int, n_groups: int, block: int, *,
+                  measure: str = "hsic", itemsize: int = 4, batch: int = 1,
+                  chunk_size: int | None = None, cached_columns: int = 0) -> int:
+    """Peak bytes :class:`KernelDesign` allocates for a table of this shape.
+
+    The sum of the standardized copy of ``X`` (float64, then ``dtype``), the
+    larger of the output-kernel phase (``L`` in float64 with its temporaries,
+    cast to ``dtype``, cut in tiles) and a Gram-column pass of ``batch`` columns
+    (each an explicit float64 kernel plus its ``dtype`` copies), the working
+    set of one chunk of features (NOCCO: ``chunk_size`` explicit transformed
+    kernels; HSIC: ~1 MB tiles) and the cached Gram columns. ``P = n_groups *
+    block**2`` entries make one feature's kernel over all blocks.
+
+    Parameters
+    ----------
+    n_samples, n_features, n_groups, block : int
+        Rows, columns, blocks (over all permutations) and rows per block.
+    measure : {"hsic", "nocco"}, default="hsic"
+    itemsize : int, default=4
+        Bytes of the streamed dtype (float32: 4).
+    batch : int, default=1
+        Gram columns computed in one pass.
+    chunk_size : int or None, default=None
+        Features per chunk (None: as :class:`KernelDesign` chooses).
+    cached_columns : int, default=0
+        Gram columns kept (``n_features`` float64 each).
+
+    Returns
+    -------
+    bytes : int
+    """
+    P = float(n_groups) * block * block
+    s = int(itemsize)
+    temps = 6 if measure == "nocco" else 2  # float64 temporaries of one explicit kernel
+    tiles = 2 * P * s if n_groups == 1 and measure != "nocco" else P * s
+    y_phase = (1 + temps) * P * 8 + tiles
+    col_phase = batch * (P * 8 + P * s + (P * s if n_groups == 1 and measure != "nocco" else 0)) \
+        + temps * P * 8
+    if measure == "nocco":
+        c = _nocco_chunk(n_groups, block, chunk_size)
+        chunk = 6 * c * P * 8
+    else:
+        chunk = 4 << 20
+    return int(n_features * n_samples * (8 + s) + max(y_phase, col_phase) + chunk
+               + cached_columns * n_features * 8)
+
+
+def _nocco_chunk(n_groups: int, block: int, chunk_size) -> int:
+    """Features per NOCCO chunk: the given size, else as many as keep ~64 MB of kernels."""
+    if chunk_size is not None:
+        return int(chunk_size)
+    return int(max(1, min(8, (64 << 20) // (6 * 8 * n_groups * block * block))))
+
+
 def _nocco(Kc: np.ndarray, epsilon: float, normalize: bool = False) -> np.ndarray:
     """``K_bar (K_bar + eps B I)^{-1}`` of a stack of centered Gram matrices (float64);
     ``normalize``: of ``K_bar / ||K_bar||_F`` instead (the ``epsilon_scale="frobenius"``
@@ -186,6 +241,9 @@ class KernelDesign:
         the features most likely to be asked for next (``hint``).
     n_jobs : int or None, default=None
         Chunks computed in parallel threads (results identical for any value).
+    max_batch : int or None, default=None
+        Most Gram columns computed in one pass (prefetched ones included); the
+        memory of a pass grows with it (:func:`design_memory`). None: no limit.
     covariate_gram : ndarray of shape (G, B, B) or None, default=None
         Centered Gram matrix of the covariates in every block (see
         :func:`covariate_gram`). When given, the part of the output kernel
@@ -210,7 +268,7 @@ class KernelDesign:
 
     def __init__(self, X, y, *, kernel_x, kernel_y, blocks, measure="hsic", epsilon=1e-3,
                  dtype=np.float32, chunk_size=None, prefetch=16, n_jobs=None,
-                 covariate_gram=None, nocco_normalize=False):
+                 covariate_gram=None, nocco_normalize=False, max_batch=None):
         self.kx, self.ky = kernel_x, kernel_y
         self.blocks = np.asarray(blocks, dtype=np.intp)
         self.G, self.B = self.blocks.shape
@@ -220,10 +278,13 @@ class KernelDesign:
         self.nocco_normalize = bool(nocco_normalize)
         self.dtype = np.dtype(dtype)
         self.prefetch = int(prefetch)
+        self.max_batch = None if max_batch is None else max(1, int(max_batch))
         self.n_jobs = n_jobs
         self.Z = np.ascontiguousarray(kernel_x.standardize(X).astype(self.dtype))  # (d, n)
         self.d = self.Z.shape[0]
-        if chunk_size is None:  # tiles of ~1 MB stay in cache (see _chunk)
+        if chunk_size is None and measure == "nocco":  # explicit kernels: bounded memory
+            chunk_size = _nocco_chunk(self.G, self.B, None)
+        elif chunk_size is None:  # tiles of ~1 MB stay in cache (see _chunk)
             chunk_size = 8 if self.G == 1 else int(max(1, min(64, (1 << 18) // (self.G * self.P))))
         self.chunk_size = int(chunk_size)
         self.n_passes = 0
@@ -383,25 +444,34 @@ class KernelDesign:
         """
         idx = [int(j) for j in idx]
         missing = [j for j in dict.fromkeys(idx) if j not in self._cache]
+        cap = self.max_batch or len(missing) + self.prefetch
+        while len(missing) > cap:  # more than a pass may hold: several passes
+            self._compute(missing[:cap])
+            missing = missing[cap:]
         if missing:
             batch = list(missing)
             if hint is not None and self.prefetch > 0:
                 taken = set(batch)
                 for j in np.argsort(-np.asarray(hint), kind="stable"):
-                    if len(batch) >= len(missing) + self.prefetch:
+                    if len(batch) >= min(len(missing) + self.prefetch, cap):
                         break
                     j = int(j)
                     if j not in self._cache and j not in taken:
                         batch.append(j)
                         taken.add(j)
-            V = self._explicit(self.Z[batch].astype(np.float64), self.kx)
-            _, raw = self._scan(V)
-            cols = np.einsum("dg,dgm,mg->dm", self.wx, raw, self.wx[batch])
-            for t, j in enumerate(batch):
-                self._cache[j] = cols[:, t]
+            self._compute(batch)
         if not idx:
             return np.empty((self.d, 0))
         return np.column_stack([self._cache[j] for j in idx])
+
+    def _compute(self, batch):
+        """Gram columns of ``batch`` in one pass, into the cache."""
+        V = self._explicit(self.Z[batch].astype(np.float64), self.kx)
+        _, raw = self._scan(V)
+        del V
+        cols = np.einsum("dg,dgm,mg->dm", self.wx, raw, self.wx[batch])
+        for t, j in enumerate(batch):
+            self._cache[j] = cols[:, t]
 
     def full_gram(self, batch_bytes: int = 256 << 20) -> np.ndarray:
         """The whole d x d Gram matrix (for the d x d baselines), in batches of columns."""

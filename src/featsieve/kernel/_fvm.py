@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
+from .._resources import Cost, check_memory
 from .._validation import N_FEATURES_CONSTRAINT
 from ._baselines import _discretize, discrete_mutual_info
 from ._lasso import _expand, _order_ranking
@@ -137,10 +138,21 @@ class FVM(BaseSelector):
         self.n_bins = n_bins
         self.task = task
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """The ``d x d`` mutual-information matrix (four float64 copies while it is
+        assembled, ``d`` joint counts of ``O(n d)``) and the LARS path on it."""
+        n, d = n_samples, n_features
+        return Cost(memory_bytes=4 * 8.0 * d * d + 4 * 8 * n * d,
+                    flops=30.0 * n * d * d + float(d) ** 3)
+
     def _fit(self, X, y):
         from sklearn.linear_model import lars_path_gram
 
         d = X.shape[1]
+        check_memory("FVM", self.estimate_cost(*X.shape).memory_bytes,
+                     what=f"the {d} x {d} mutual-information matrix",
+                     alternatives="use mrmr (one column of that matrix per selected feature) "
+                                  "or hsic-lasso, or reduce the columns first")
         Q = _discretize(X, self.n_bins)
         t = (y.astype(np.int64) if self.task_ == "classification"
              else _discretize(y, self.n_bins)[:, 0])

@@ -115,7 +115,10 @@ def center_gram(K) -> np.ndarray:
     row = K.mean(axis=-1, keepdims=True)
     col = K.mean(axis=-2, keepdims=True)
     tot = K.mean(axis=(-2, -1), keepdims=True)
-    return K - row - col + tot
+    out = K - row  # one temporary of K's size, then in place
+    out -= col
+    out += tot
+    return out
 
 
 def normalize_gram(K, *, eps: float = 1e-9) -> np.ndarray:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numbers
+import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -10,8 +12,9 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
+from .._resources import Cost, ResourceError, ScalableFormWarning, format_bytes, memory_budget
 from .._validation import N_FEATURES_CONSTRAINT
-from ._design import KernelDesign, covariate_gram, make_blocks
+from ._design import KernelDesign, covariate_gram, design_memory, make_blocks
 from ._kernels import CategoricalColumns, GaussianKernel, resolve_kernel
 from ._lars import nonnegative_lars
 
@@ -23,7 +26,7 @@ _KERNEL_PARAM = [StrOptions(_KERNEL_NAMES), HasMethods(["standardize", "cross"])
 _SHARED_CONSTRAINTS = {
     "kernel_x": _KERNEL_PARAM,
     "kernel_y": [StrOptions(_KERNEL_NAMES | {"auto"}), HasMethods(["standardize", "cross"])],
-    "block_size": [Interval(numbers.Integral, 0, None, closed="left")],
+    "block_size": [Interval(numbers.Integral, 0, None, closed="left"), StrOptions({"auto"})],
     "n_permutations": [Interval(numbers.Integral, 1, None, closed="left")],
     "permutations": ["array-like", None],
     "dtype": [StrOptions({"float32", "float64"})],
@@ -46,8 +49,100 @@ class _SingleBlas:
             return super().fit(X, y, **fit_params)
 
 
-def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covariates=None):
-    """Kernel x blocking for a fitted selector's parameters (shared by every kernel selector)."""
+#: rows per block when ``block_size="auto"`` leaves HSIC's plain form (pyHSICLasso's B)
+AUTO_BLOCK_HSIC = 20
+#: NOCCO's plain form runs up to this many rows (one n x n solve per feature and pass)
+NOCCO_MAX_PLAIN = 1000
+#: rows per block when ``block_size="auto"`` leaves NOCCO's plain form
+AUTO_BLOCK_NOCCO = 250
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The blocking and pass size a kernel fit will use (decided from the shape)."""
+
+    block_size: int
+    n_groups: int
+    block: int
+    max_batch: int
+    memory: int
+    plain_memory: int
+    strategy: str
+
+
+def _n_perms(est, n_blocks):
+    if n_blocks <= 1:
+        return 1
+    if est.permutations is not None:
+        return int(np.atleast_2d(np.asarray(est.permutations)).shape[0])
+    return int(est.n_permutations)
+
+
+def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True, prefetch=0):
+    """Choose the blocking by shape and check the memory, before any allocation.
+
+    ``block_size="auto"``: the plain form (one block of all rows) while its
+    estimated memory (:func:`featsieve.kernel.design_memory`, one Gram column
+    per pass) fits the budget (:func:`featsieve._resources.memory_budget`; at
+    the default 2 GiB and float32 that is up to about n = 8,000 rows) and, for
+    NOCCO, ``n <= NOCCO_MAX_PLAIN`` (1,000); above, block HSIC with ``B =
+    AUTO_BLOCK_HSIC`` (20, M = ``n_permutations``) or block NOCCO with ``B =
+    AUTO_BLOCK_NOCCO`` (250). An explicit ``block_size`` is kept; when its
+    memory is over the budget, :class:`~featsieve._resources.ResourceError`.
+    The pass size (Gram columns per pass, ``1 + prefetch``) is capped at the
+    largest that fits the budget, at least 1: the selection does not depend
+    on it. ``memory`` is the estimate at the pass size used.
+    """
+    itemsize = np.dtype(getattr(est, "dtype", "float32")).itemsize
+    chunk = getattr(est, "chunk_size", None)
+    budget = memory_budget()
+
+    def cost(B, batch=1):
+        B = n if B == 0 else min(B, n)
+        G = (n // B) * _n_perms(est, n // B)
+        return G, B, design_memory(n, d, G, B, measure=measure, itemsize=itemsize,
+                                   batch=batch, chunk_size=chunk,
+                                   cached_columns=cached_columns)
+
+    plain = cost(0)[2]
+    strategy = ""
+    if est.block_size == "auto":
+        B = 0
+        over = plain > budget or (measure == "nocco" and n > NOCCO_MAX_PLAIN)
+        if over:
+            B = AUTO_BLOCK_HSIC if measure == "hsic" else AUTO_BLOCK_NOCCO
+            M = _n_perms(est, n // B)
+            why = (f"the plain form would need {format_bytes(plain)}" if plain > budget else
+                   f"the plain form solves a {n} x {n} system per feature and pass")
+            strategy = (f"block {'HSIC' if measure == 'hsic' else 'NOCCO'} with B={B}, M={M} "
+                        f"({n} rows; {why})")
+    else:
+        B = int(est.block_size)
+    G, Bv, need = cost(B)
+    name = type(est).__name__
+    if need > budget and check:
+        what = "the plain (one-block) kernels" if B in (0,) or B >= n else \
+            f"kernels in blocks of {B}"
+        raise ResourceError(
+            f"{name} on {n} rows x {d} columns would need about {format_bytes(need)} for "
+            f"{what}, above the memory budget of {format_bytes(budget)}; use "
+            f"block_size='auto' (block form above the stated size) or a smaller block_size, "
+            f"select fewer features (n_features_to_select), or raise the budget with "
+            f"FEATSIEVE_MEMORY_GB.")
+    per_col = cost(B, 2)[2] - need
+    max_batch = int(max(1, 1 + (budget - need) // max(per_col, 1)))
+    batch = min(max_batch, 1 + int(prefetch), d)  # the pass size fit will use
+    return _Plan(B, G, Bv, max_batch, cost(B, batch)[2], plain, strategy)
+
+
+def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covariates=None,
+                  cached_columns=0):
+    """Kernel x blocking for a fitted selector's parameters (shared by every kernel selector).
+
+    The blocking comes from :func:`_plan` (a switch to blocks warns with
+    :class:`~featsieve._resources.ScalableFormWarning` and is kept in
+    ``strategy_``).
+    """
     kx = resolve_kernel(est.kernel_x, name="kernel_x")
     cat = getattr(est, "_fit_categorical", None)
     if cat is not None and cat.shape == (X.shape[1],) and cat.any() and isinstance(
@@ -55,7 +150,13 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
         kx = CategoricalColumns(kx, cat)  # the indicator kernel on categorical columns
     ky = resolve_kernel(est.kernel_y, task=est.task_, name="kernel_y")
     rng = check_random_state(est.random_state)
-    blocks, perms = make_blocks(X.shape[0], est.block_size, est.n_permutations,
+    plan = _plan(est, X.shape[0], X.shape[1], measure=measure, cached_columns=cached_columns,
+                 prefetch=prefetch)
+    if plan.strategy:
+        warnings.warn(f"{type(est).__name__}: {plan.strategy}.", ScalableFormWarning,
+                      stacklevel=4)
+    est.strategy_ = plan.strategy
+    blocks, perms = make_blocks(X.shape[0], plan.block_size, est.n_permutations,
                                 est.permutations, rng)
     cov = None
     if covariates is not None:
@@ -63,11 +164,40 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
     design = KernelDesign(X, y, kernel_x=kx, kernel_y=ky, blocks=blocks, measure=measure,
                           epsilon=epsilon, dtype=np.dtype(est.dtype),
                           chunk_size=est.chunk_size, prefetch=prefetch, n_jobs=est.n_jobs,
-                          covariate_gram=cov,
+                          covariate_gram=cov, max_batch=plan.max_batch,
                           nocco_normalize=getattr(est, "epsilon_scale", "n") == "frobenius")
     est.permutations_ = perms
     est.n_blocks_ = int(blocks.shape[0])
     return design
+
+
+def _kernel_cost(est, n, d, k, *, measure="hsic", prefetch=16, passes=None) -> Cost:
+    """Memory and kernel work of a kernel fit asking for ``k`` Gram columns (see :func:`_plan`).
+
+    ``passes``: passes over the features (None: one for ``h`` and the norms, then
+    one per pass of Gram columns, ``ceil((k + 1) / batch)``).
+    """
+    cached = k + 1 + prefetch
+    plan = _plan(est, n, d, measure=measure, cached_columns=cached, check=False,
+                 prefetch=prefetch)
+    if passes is None:
+        passes = 1 + int(np.ceil((k + 1) / max(1, min(prefetch + 1, plan.max_batch))))
+    P = plan.n_groups * plan.block**2
+    flops = 2.7 * passes * d * plan.n_groups * plan.block**3 if measure == "nocco" else 0.0
+    return Cost(memory_bytes=plan.memory + 16 * k * k, kernel_entries=float(passes) * d * P,
+                flops=flops, strategy=plan.strategy)
+
+
+def _k_for(est, d, default=5):
+    """``n_features_to_select`` resolved without warnings (for cost estimates)."""
+    v = getattr(est, "n_features_to_select", None)
+    if v is None:
+        return min(default, d)
+    if isinstance(v, (float, np.floating)) and 0 < v <= 1 and not float(v).is_integer():
+        return max(1, int(round(v * d)))
+    if isinstance(v, (float, np.floating)) and v == 1.0:
+        return d
+    return max(1, min(int(v), d))
 
 
 def _expand(est, values, fill=0.0):
@@ -113,9 +243,12 @@ def hsic_scores(X, y, *, kernel_x="gaussian", kernel_y="auto", normalize: bool =
         False: ``tr(K_bar L_bar)`` as the seed defines HSIC (no ``1/(n-1)^2``).
         True: divided by ``||K_bar||_F ||L_bar||_F`` (the normalized HSIC that
         HSIC Lasso regresses on; between 0 and 1).
-    block_size : int, default=0
-        0: all samples; ``B > 0``: the average over blocks of ``B`` permuted
-        samples (block HSIC), ``n_permutations`` times.
+    block_size : int or "auto", default=0
+        0: all samples (refused up front with the gigabytes when that does not
+        fit the memory budget); ``B > 0``: the average over blocks of ``B``
+        permuted samples (block HSIC), ``n_permutations`` times; ``"auto"``:
+        all samples while they fit, else blocks of 20 (with a
+        ``ScalableFormWarning``).
     n_permutations : int, default=3
     random_state : int, RandomState or None, default=None
         Draws the permutations of block HSIC.
@@ -145,7 +278,14 @@ def hsic_scores(X, y, *, kernel_x="gaussian", kernel_y="auto", normalize: bool =
     yv, _ = encode_target(y, t)
     kx = resolve_kernel(kernel_x, name="kernel_x")
     ky = resolve_kernel(kernel_y, task=t, name="kernel_y")
-    blocks, _ = make_blocks(Xv.shape[0], block_size, n_permutations, None,
+    from types import SimpleNamespace
+
+    plan = _plan(SimpleNamespace(block_size=block_size, n_permutations=n_permutations,
+                                 permutations=None, dtype=dtype, chunk_size=None),
+                 Xv.shape[0], Xv.shape[1])
+    if plan.strategy:
+        warnings.warn(f"hsic_scores: {plan.strategy}.", ScalableFormWarning, stacklevel=2)
+    blocks, _ = make_blocks(Xv.shape[0], plan.block_size, n_permutations, None,
                             check_random_state(random_state))
     from threadpoolctl import threadpool_limits
 
@@ -163,6 +303,23 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
 
     def _epsilon(self):
         return 1e-3
+
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """Memory and kernel work of a fit on ``n_samples x n_features``, before any allocation.
+
+        The blocking is the one ``fit`` would choose (``block_size="auto"``: see
+        Notes); ``memory_bytes`` follows :func:`featsieve.kernel.design_memory`
+        plus the LARS state, ``kernel_entries`` one pass for ``h`` and the
+        norms and one per pass of Gram columns. ``strategy`` names the block
+        form when the shape calls for it.
+
+        Returns
+        -------
+        cost : featsieve._resources.Cost
+        """
+        k = _k_for(self, n_features)
+        return _kernel_cost(self, n_samples, n_features, k, measure=self._measure,
+                            prefetch=self.prefetch)
 
     def _fit(self, X, y, covariates=None):
         cols = self._covariate_columns()
@@ -248,13 +405,19 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
         design = _build_design(self, X, y, measure=self._measure, epsilon=self._epsilon(),
-                               prefetch=self.prefetch, covariates=covariates)
+                               prefetch=self.prefetch, covariates=covariates,
+                               cached_columns=k + 1 + self.prefetch)
         h = design.h
         if self.solver == "lars":
             res = nonnegative_lars(h, design.columns, k)
             path, lambdas, sets, events = res.path, res.lambdas, res.active_sets, res.events
             active, coef = res.active, res.coef
         else:  # "lars-gram": scikit-learn on the full Gram matrix
+            from .._resources import check_memory
+
+            check_memory(type(self).__name__, 3 * 8 * d * d, what=f"the {d} x {d} Gram matrix "
+                         "of solver='lars-gram'", alternatives="use solver='lars' (Gram "
+                         "columns of active features only)")
             Gm = design.full_gram()
             path, lambdas, sets, events, active, coef = _sklearn_path(h, Gm, k)
         sel = sorted(active, key=lambda j: -coef[j])  # stable: entry order among ties
@@ -367,8 +530,15 @@ _LASSO_DOC_PARAMS = """
     kernel_y : {"auto", "gaussian", "gaussian-lookup", "delta"} or kernel object, default="auto"
         ``"auto"``: delta kernel (``1/n_y`` within a class) for classification,
         Gaussian on standardized ``y`` (``sigma_y = 1``) for regression.
-    block_size : int, default=0
-        0: plain (vanilla) HSIC Lasso on all samples. ``B > 0``: block HSIC
+    block_size : int or "auto", default="auto"
+        ``"auto"``: the plain form while its estimated memory fits the budget
+        (2 GiB, or ``FEATSIEVE_MEMORY_GB``; about n = 8,000 rows in float32)
+        and, for NOCCO Lasso, up to n = 1,000 rows; above, block HSIC Lasso with
+        ``B = 20`` (the reference package's default) or block NOCCO Lasso with
+        ``B = 250``, ``M = n_permutations``, with a ``ScalableFormWarning``
+        naming the switch (``strategy_``). 0: plain (vanilla) HSIC Lasso on all
+        samples, refused up front (``ResourceError`` with the gigabytes) when
+        it does not fit. ``B > 0``: block HSIC
         Lasso: ``n_permutations`` permutations of the samples are each cut into
         ``n // B`` blocks of ``B`` (the remaining ``n % B`` samples of a
         permutation are left out, as in the reference); every block has its
@@ -434,6 +604,9 @@ _LASSO_DOC_ATTRS = """
         ``feature``, ``lambda``, ``n_active``.
     permutations_ : ndarray of shape (M, n_samples) or None
     n_blocks_ : int
+    strategy_ : str
+        The block form chosen by shape (empty for the plain form or an explicit
+        ``block_size``).
     covariate_beta_ : float or None
         ``beta`` of the covariates (HSICLasso with covariates only; else None).
     n_gram_columns_ : int
@@ -529,7 +702,7 @@ class HSICLasso(_KernelLassoBase):
     }
 
     def __init__(self, n_features_to_select=None, *, kernel_x="gaussian", kernel_y="auto",
-                 block_size=0, n_permutations=3, permutations=None, solver="lars",
+                 block_size="auto", n_permutations=3, permutations=None, solver="lars",
                  n_neighbors=10, dtype="float32", chunk_size=None, prefetch=16,
                  covariates=None, covariates_kernel="gaussian", task="auto",
                  random_state=None, n_jobs=None):
@@ -584,7 +757,10 @@ class NOCCOLasso(_KernelLassoBase):
     Notes
     -----
     Each feature needs one ``n x n`` solve per block and pass, ``O(d n^3)``
-    per pass: practical for ``n`` up to a few hundred, or with blocks.
+    per pass: practical for ``n`` up to about a thousand; above that
+    ``block_size="auto"`` (the default) runs block NOCCO Lasso with ``B = 250``
+    (``O(d n M B^2)`` per pass, ``epsilon B`` the regularization of a block),
+    an approximation stated by a ``ScalableFormWarning``.
 
     Why ``epsilon = 1e-3`` recovers fewer features than the seed's Figure 1
     shows: with the seed's own definition the regularization ``epsilon n``
@@ -629,7 +805,7 @@ class NOCCOLasso(_KernelLassoBase):
 
     def __init__(self, n_features_to_select=None, *, epsilon=1e-3, epsilon_scale="n",
                  kernel_x="gaussian",
-                 kernel_y="auto", block_size=0, n_permutations=3, permutations=None,
+                 kernel_y="auto", block_size="auto", n_permutations=3, permutations=None,
                  solver="lars", n_neighbors=10, dtype="float32", chunk_size=None, prefetch=16,
                  task="auto", random_state=None, n_jobs=None):
         self.n_features_to_select = n_features_to_select

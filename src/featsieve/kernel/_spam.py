@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
+from .._resources import Cost, check_memory
 from .._validation import N_FEATURES_CONSTRAINT
 from ._lasso import _order_ranking
 
@@ -189,8 +190,21 @@ class SpAM(BaseSelector):
                 move = max(move, dn / np.sqrt(n))
         return move
 
+    def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
+        """The spline bases (``d n m`` float64, ``m = n_knots + degree``) and, per
+        ``lambda``, a few backfitting sweeps of ``O(n m)`` per feature (each also a
+        Python step, counted as 10^4 operations)."""
+        n, d = n_samples, n_features
+        m = self.n_knots + self.degree
+        sweeps = self.n_lambdas * 5
+        return Cost(memory_bytes=3 * 8.0 * d * n * m,
+                    flops=sweeps * d * (4.0 * n * m + 1e4))
+
     def _fit(self, X, y):
         n, d = X.shape
+        check_memory("SpAM", self.estimate_cost(n, d).memory_bytes,
+                     what=f"the spline bases of {d} columns x {n} rows",
+                     alternatives="use hsic-lasso or mrmr, or reduce the columns first")
         Q = _spline_bases(X, self.n_knots, self.degree)  # (d, n, m)
         ranks = (np.abs(Q).sum(axis=1) > 0).sum(axis=1)  # smoother trace per feature
         Y = self._target(y)

@@ -4,11 +4,17 @@ Real tables: missing values reach a model that takes NaN (LightGBM, scikit-learn
 trees) as NaN and are imputed for any other (``BaseSelector``); a categorical
 column is its category codes, and masking it sets it to ``mask_value`` (a
 constant code) like any column.
+
+Estimators in ``_gbmo``; the engine apart: the SLUF loop over a candidate
+evaluator (batched predict or the compiled tree kernel) in ``_sluf``, the stop
+rules (GBMO's slack, FLBMO's size) in ``_stop``, the losses in ``_losses``.
 """
 
 from __future__ import annotations
 
 from ._gbmo import FLBMO, GBMO, MU_GRID
-from ._sluf import gbmo_stop_iteration, unused_columns
+from ._sluf import unused_columns
+from ._stop import SizeStop, SlackStop, gbmo_stop_iteration
 
-__all__ = ["GBMO", "FLBMO", "MU_GRID", "gbmo_stop_iteration", "unused_columns"]
+__all__ = ["GBMO", "FLBMO", "MU_GRID", "SizeStop", "SlackStop", "gbmo_stop_iteration",
+           "unused_columns"]

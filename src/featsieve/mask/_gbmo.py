@@ -44,18 +44,17 @@ from sklearn.utils.validation import check_is_fitted
 from .._base import BaseSelector
 from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
 from ..protocol import holdout_split
-from ._losses import _make_loss, _Replay
+from ._losses import _Loss, _make_loss, _Replay
 from ._sluf import (
     _MAX_BATCH_BYTES,
+    PredictCandidates,
+    TreeKernelCandidates,
     _as_model_input,
-    _gbmo_stops,
-    _kernel_outputs,
-    _KernelState,
-    _sluf,
-    _sluf_kernel,
-    gbmo_stop_iteration,
+    sluf_path,
+    tree_kernel_candidates,
     unused_columns,
 )
+from ._stop import SizeStop, SlackStop, stop_rule
 
 __all__ = ["GBMO", "FLBMO", "MU_GRID"]
 
@@ -137,10 +136,12 @@ _COMMON_ATTRS = """
         The elimination path, one entry per SLUF iteration that was run:
         ``iteration`` (t, 1-based), ``feature`` (name of ``j_t^*``), ``index``
         (its column in the input), ``loss`` (``Loss_t^min``, eq. 13),
-        ``n_remaining`` (features left once ``j_t^*`` is masked). Loads
-        directly into a DataFrame.
+        ``n_remaining`` (features left once ``j_t^*`` is masked),
+        ``accepted`` (whether this selector's rule kept the elimination; only
+        GBMO's last iteration can be rejected). Loads directly into a
+        DataFrame. Every other attribute about the path is read from it.
     history_ : list of dict
-        Per iteration of this selector's own run: ``iteration``,
+        A view of ``path_``, per iteration of this selector's own run: ``iteration``,
         ``n_remaining`` (after the iteration's decision), ``feature``
         (removed, or for a rejected iteration the one that would have been),
         ``loss`` (``Loss_t^min``) and ``accepted``.
@@ -171,9 +172,10 @@ _COMMON_ATTRS = """
 class _MaskEliminationBase(BaseSelector):
     """Backward elimination by masking on one fitted model (seed 000 §3).
 
-    Subclasses define the stopping rule with ``_target_size`` (how many
-    features the path must get down to) and ``_accepts`` (whether an
-    iteration's elimination is kept).
+    The engine is :func:`~featsieve.mask._sluf.sluf_path` over a candidate
+    evaluator (batched predictions or the compiled tree kernel); a subclass
+    only names its stop rule (:meth:`_stop_rule`: GBMO's slack, FLBMO's size).
+    Every fitted attribute about the path is read from ``path_``.
     """
 
     _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
@@ -198,11 +200,8 @@ class _MaskEliminationBase(BaseSelector):
         # a prefit model was trained on every column, so it must be given every column
         return not self.prefit
 
-    # ------------------------------------------------------------ hooks
-    def _target_size(self, n_features: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _accepts(self, loss_t: float, loss_prev: float) -> bool:  # pragma: no cover
+    def _stop_rule(self, n_features: int):  # pragma: no cover - abstract
+        """This selector's own :class:`SlackStop` or :class:`SizeStop`."""
         raise NotImplementedError
 
     # -------------------------------------------------------------- fit
@@ -246,10 +245,43 @@ class _MaskEliminationBase(BaseSelector):
         return super().fit(X, y, X_val=X_val, y_val=y_val, **fit_params)
 
     def _fit(self, X, y, X_val=None, y_val=None):
-        clf = self.task_ == "classification"
         d = X.shape[1]
         # check the loss suits the task and the model before any fitting
         _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y))
+        model, X_ref, Xv, labels, fits = self._model_and_rows(X, y, X_val, y_val)
+        fill = self._fill_values(X_ref, d)
+        loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
+                          n_rows=len(labels))
+        base, outputs, base_calls = self._base_loss(model, Xv, labels, loss)
+        candidates, check_calls = self._candidates(model, Xv, labels, fill, loss, outputs)
+        rule = self._stop_rule(d)
+        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
+            order, losses = sluf_path(candidates, rule, d, base, parallel)
+        n_removed = rule.n_removed(losses, d)
+        self._set_path(order, losses, n_removed)
+        self.support_ = np.ones(d, dtype=bool)
+        self.support_[order[:n_removed]] = False
+        self.ranking_ = np.ones(d, dtype=np.int64)
+        self.ranking_[order[:n_removed]] = np.arange(n_removed + 1, 1, -1)
+        self.estimator_ = model
+        self.base_loss_ = float(base)
+        self.selection_loss_ = float(losses[n_removed - 1]) if n_removed else float(base)
+        self.mask_values_ = np.zeros(self._usable.shape[0])
+        self.mask_values_[self._usable] = fill
+        self.loss_ = loss.name
+        self.n_model_fits_ = fits
+        self.n_predict_calls_ = base_calls + check_calls + candidates.n_calls
+        self.n_copies_predicted_ = candidates.n_copies
+        self.tree_kernel_ = isinstance(candidates, TreeKernelCandidates)
+        return self
+
+    def _model_and_rows(self, X, y, X_val, y_val):
+        """The model and the rows SLUF reads.
+
+        Returns ``(model, X_ref, X_sel, y_sel, n_fits)``: the fitted model,
+        the rows ``mask_value="mean"`` averages, the selection-validation rows
+        and their targets (labels as the model knows them), and the fits spent.
+        """
         if self.prefit:
             if X_val is not None or y_val is not None:
                 raise ValueError(
@@ -257,107 +289,53 @@ class _MaskEliminationBase(BaseSelector):
                     "selection-validation data as fit(X, y), not as X_val/y_val."
                 )
             check_is_fitted(self.estimator)
-            n_in = getattr(self.estimator, "n_features_in_", d)
-            if n_in != d:
+            n_in = getattr(self.estimator, "n_features_in_", X.shape[1])
+            if n_in != X.shape[1]:
                 raise ValueError(
-                    f"The prefit estimator expects {n_in} features; X has {d}.")
-            model, X_ref, Xv, yv, fits = self.estimator, X, X, y, 0
-            labels = self.classes_[yv] if clf else yv
+                    f"The prefit estimator expects {n_in} features; X has {X.shape[1]}.")
+            labels = self.classes_[y] if self.task_ == "classification" else y
+            return self.estimator, X, X, labels, 0
+        if X_val is None:
+            rng = check_random_state(self.random_state)
+            tr, va = holdout_split(len(y), y, self.validation_fraction,
+                                   stratify=self.task_ == "classification", random_state=rng)
+            X_tr, y_tr, Xv, yv = X[tr], y[tr], X[va], y[va]
         else:
-            if X_val is None:
-                rng = check_random_state(self.random_state)
-                tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                       random_state=rng)
-                X_tr, y_tr, Xv, yv = X[tr], y[tr], X[va], y[va]
-            else:
-                Xv, yv = self._validate_val(X_val, y_val)
-                X_tr, y_tr = X, y
-            model = clone(self.estimator).fit(X_tr, y_tr)
-            X_ref, fits, labels = X_tr, 1, yv
-        fill = self._fill_values(X_ref, d)
-        loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
-                          n_rows=len(labels))
-        calls = 0
+            Xv, yv = self._validate_val(X_val, y_val)
+            X_tr, y_tr = X, y
+        return clone(self.estimator).fit(X_tr, y_tr), X_tr, Xv, yv, 1
+
+    def _base_loss(self, model, Xv, labels, loss: _Loss):
+        """The loss with no column masked, the outputs it read and the calls spent.
+
+        A scorer loss learns here which response methods it reads (its
+        outputs are then not kept: the scorer called the model itself).
+        """
         if not loss.methods:  # a scorer: learn which outputs it reads, on the unmasked rows
             rec = _Replay(model, record=True)
             base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels))
             loss.methods = tuple(dict.fromkeys(rec._asked))
-            calls += len(rec._asked)
-            base_outs = None
-        else:
-            Xin = _as_model_input(model, Xv)
-            base_outs = {m: getattr(model, m)(Xin) for m in loss.methods}
-            base = loss.values(base_outs, labels, 1)[0]
-            calls += len(loss.methods)
-        table, n_calls = self._kernel(model, Xv, base_outs, loss, d)
-        calls += n_calls
-        path, n_calls, n_cands, n_copies = self._eliminate(model, Xv, labels, fill, loss, d,
-                                                           base, table)
-        calls += n_calls
+            return base, None, len(rec._asked)
+        Xin = _as_model_input(model, Xv)
+        outputs = {m: getattr(model, m)(Xin) for m in loss.methods}
+        return loss.values(outputs, labels, 1)[0], outputs, len(loss.methods)
 
-        names = np.asarray(self._fit_feature_names, dtype=object)
-        usable_idx = np.flatnonzero(self._usable)
-        T = len(path)
-        order = np.array([p[0] for p in path], dtype=np.int64)
-        losses = np.array([p[1] for p in path], dtype=np.float64)
-        self.path_ = {
-            "iteration": np.arange(1, T + 1),
-            "feature": names[order] if T else np.array([], dtype=object),
-            "index": usable_idx[order] if T else np.array([], dtype=np.int64),
-            "loss": losses,
-            "n_remaining": d - np.arange(1, T + 1),
-        }
-        self._n_path_features = d
-        own = self._own_stop(T, d)
-        n_removed = self._n_removed_on_path(**own)
-        history = self.history_for(**own)
-        support = np.ones(d, dtype=bool)
-        support[order[:n_removed]] = False
-        ranking = np.ones(d, dtype=np.int64)
-        ranking[order[:n_removed]] = np.arange(n_removed + 1, 1, -1)
-        self.support_, self.ranking_, self.history_ = support, ranking, history
-        self.estimator_ = model
-        self.base_loss_ = float(base)
-        self.selection_loss_ = float(losses[n_removed - 1]) if n_removed else float(base)
-        full_fill = np.zeros(self._usable.shape[0])
-        full_fill[self._usable] = fill
-        self.mask_values_ = full_fill
-        self.loss_ = loss.name
-        self.n_model_fits_, self.n_predict_calls_ = fits, calls
-        self.n_candidates_evaluated_, self.n_copies_predicted_ = n_cands, n_copies
-        self.tree_kernel_ = table is not None
-        return self
+    def _candidates(self, model, Xv, labels, fill, loss, outputs):
+        """The compiled tree kernel where it applies and agrees with the model, else predict.
 
-    def _kernel(self, model, Xv, outs, loss, d):
-        """The tree kernel of ``model``, if it reproduces the model's outputs on ``Xv``.
-
-        Returns the :class:`~featsieve.mask._tree_kernel.TreeTable` (or None) and the
-        prediction calls spent checking it.
+        Returns the candidate evaluator and the prediction calls spent checking the kernel.
         """
-        if not self.tree_kernel or not set(loss.methods) <= {"predict", "predict_proba"}:
-            return None, 0
-        from ._tree_kernel import tree_table
-
-        table = tree_table(model, d)
-        if table is None or (self.task_ == "classification") == (table.link == "identity"):
-            return None, 0
+        d = Xv.shape[1]
+        skip = unused_columns(model, d) if self.skip_unused else None
         calls = 0
-        if outs is None:
-            Xin = _as_model_input(model, Xv)
-            outs = {m: getattr(model, m)(Xin) for m in loss.methods}
-            calls = len(outs)
-        X = np.asarray(Xv, dtype=np.float64)
-        mine = _kernel_outputs(table, model, table.raw(table.leaves(X))[None], loss.methods)
-        for m, ref in outs.items():
-            ref = np.asarray(ref)
-            ok = (mine[m].shape == ref.shape and
-                  (np.array_equal(mine[m], ref) if ref.dtype.kind not in "fc" else
-                   np.allclose(mine[m], ref, rtol=1e-9, atol=1e-12)))
-            if not ok:
-                logger.debug("tree kernel disagrees with %s.%s; predicting through the model",
-                             type(model).__name__, m)
-                return None, calls
-        return table, calls
+        if self.tree_kernel:
+            kernel, calls = tree_kernel_candidates(model, Xv, labels, fill, loss, outputs,
+                                                   task=self.task_, skip=skip)
+            if kernel is not None:
+                return kernel, calls
+        chunk = (int(self.batch_size) if self.batch_size is not None
+                 else max(1, _MAX_BATCH_BYTES // max(1, Xv.shape[0] * d * 8)))
+        return PredictCandidates(model, Xv, labels, fill, loss, chunk=chunk, skip=skip), calls
 
     def _fill_values(self, X_ref, d):
         mv = self.mask_value
@@ -374,78 +352,41 @@ class _MaskEliminationBase(BaseSelector):
             raise ValueError("mask_value contains NaN or infinity.")
         return vec[self._usable]
 
-    def _chunk_size(self, n_rows: int, d: int) -> int:
-        if self.batch_size is not None:
-            return int(self.batch_size)
-        return max(1, _MAX_BATCH_BYTES // max(1, n_rows * d * 8))
-
-    def _eliminate(self, model, Xv, labels, fill, loss, d, base, table=None):
-        """Run the loop of Algorithms 2/3 until the subclass's rule stops.
-
-        Returns the path ``[(j_t^*, Loss_t^min), ...]`` (column indices into
-        the usable columns), the prediction calls, the candidates evaluated
-        and the masked copies predicted. With a tree ``table`` the copies are
-        evaluated by the tree kernel (:func:`_sluf_kernel`).
-        """
-        X_cur = np.array(Xv, dtype=np.float64, copy=True)
-        remaining = list(range(d))  # ascending, so argmin's first minimum is the lowest index
-        target = self._target_size(d)
-        chunk = self._chunk_size(X_cur.shape[0], d)
-        skip = unused_columns(model, d) if self.skip_unused else None
-        path, calls, cands, copies = [], 0, 0, 0
-        prev, cur = np.inf, base  # Loss_0 = inf; cur: loss of X_cur itself
-        state = None if table is None else _KernelState(table, X_cur)
-        with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
-            while len(remaining) > target:
-                if state is None:
-                    i, loss_t, n_calls, n_copies = _sluf(model, X_cur, labels, remaining, fill,
-                                                         loss, chunk, parallel, skip, cur)
-                else:
-                    i, loss_t, n_calls, n_copies = _sluf_kernel(
-                        state, model, X_cur, labels, remaining, fill, loss, parallel, skip, cur)
-                calls, copies = calls + n_calls, copies + n_copies
-                cands += len(remaining)
-                j = remaining[i]
-                path.append((j, loss_t))
-                logger.debug("iteration %d: least useful column %d, loss %.6g", len(path), j,
-                             loss_t)
-                if not self._accepts(loss_t, prev):
-                    break
-                X_cur[:, j] = fill[j]  # eq. 14: m_{j*,t} = 0
-                if state is not None:
-                    state.accept()
-                remaining.pop(i)
-                prev = cur = loss_t
-        return path, calls, cands, copies
-
     # ------------------------------------------------------- reading the path
-    def _own_stop(self, n_iterations: int, n_features: int) -> dict:  # pragma: no cover
-        raise NotImplementedError
+    def _set_path(self, order, losses, n_removed):
+        """``path_``: the one record of the elimination; every other view reads it."""
+        names = np.asarray(self._fit_feature_names, dtype=object)
+        usable_idx = np.flatnonzero(self._usable)
+        d, T = len(names), len(order)
+        self.path_ = {
+            "iteration": np.arange(1, T + 1),
+            "feature": names[order] if T else np.array([], dtype=object),
+            "index": usable_idx[order] if T else np.array([], dtype=np.int64),
+            "loss": losses,
+            "n_remaining": d - np.arange(1, T + 1),
+            "accepted": np.arange(T) < n_removed,
+        }
 
-    def _n_removed_on_path(self, *, slack=None, n_features=None) -> int:
-        """Eliminations GBMO (``slack``) or FLBMO (``n_features``) makes on the fitted path."""
-        if (slack is None) == (n_features is None):
-            raise ValueError("Give exactly one of slack (GBMO) or n_features (FLBMO).")
-        d = self._n_path_features
-        losses = self.path_["loss"]
-        T = len(losses)
-        if slack is not None:
-            t = gbmo_stop_iteration(losses, slack)
-            if t is not None:
-                return t - 1
-            if T >= d - 1:  # the path went all the way down to one feature
-                return T
-            raise ValueError(
-                f"The fitted path has {T} iterations and does not show where GBMO with "
-                f"slack={slack} stops; refit with slack >= {slack}.")
-        eta = int(n_features)
-        if not 1 <= eta <= d:
-            raise ValueError(f"n_features must be in [1, {d}]; got {n_features}.")
-        if d - eta > T:
-            raise ValueError(
-                f"The fitted path reached {d - T} features; n_features={eta} needs a path "
-                f"down to {eta} (refit with n_features_to_select <= {eta}).")
-        return d - eta
+    @property
+    def _n_path_features(self) -> int:
+        """Columns the path started from (the usable ones)."""
+        return int(self._usable.sum())
+
+    def _n_removed_on_path(self, rule) -> int:
+        return rule.n_removed(self.path_["loss"], self._n_path_features)
+
+    @property
+    def n_candidates_evaluated_(self) -> int:
+        """Masked copies evaluated, ``sum_t |J_t|`` (read from ``path_``)."""
+        check_is_fitted(self, "path_")
+        return int(self.path_["n_remaining"].sum() + len(self.path_["n_remaining"]))
+
+    @property
+    def history_(self) -> list:
+        """Every iteration of this selector's own run, read from ``path_`` (see :meth:`history_for`)."""
+        check_is_fitted(self, "path_")
+        n = len(self.path_["loss"])
+        return self._history(int(self.path_["accepted"].sum()), n)
 
     def support_at(self, *, slack=None, n_features=None) -> np.ndarray:
         """The support GBMO (``slack``) or FLBMO (``n_features``) gives on this path.
@@ -474,7 +415,7 @@ class _MaskEliminationBase(BaseSelector):
             (refit with a larger ``slack`` or a smaller ``n_features_to_select``).
         """
         check_is_fitted(self, "path_")
-        n_removed = self._n_removed_on_path(slack=slack, n_features=n_features)
+        n_removed = self._n_removed_on_path(stop_rule(slack=slack, n_features=n_features))
         support = np.zeros(self.n_features_in_, dtype=bool)
         support[self._usable] = True
         support[self.path_["index"][:n_removed]] = False
@@ -493,9 +434,12 @@ class _MaskEliminationBase(BaseSelector):
             ``iteration``, ``n_remaining``, ``feature``, ``loss``, ``accepted``.
         """
         check_is_fitted(self, "path_")
-        n_removed = self._n_removed_on_path(slack=slack, n_features=n_features)
+        rule = stop_rule(slack=slack, n_features=n_features)
+        n_removed = self._n_removed_on_path(rule)
+        return self._history(n_removed, rule.n_recorded(n_removed, len(self.path_["loss"])))
+
+    def _history(self, n_removed: int, n_iter: int) -> list:
         d, p = self._n_path_features, self.path_
-        n_iter = min(len(p["loss"]), n_removed + 1) if slack is not None else n_removed
         return [{"iteration": t + 1,
                  "n_remaining": int(d - t - 1 if t < n_removed else d - t),
                  "feature": str(p["feature"][t]), "loss": float(p["loss"][t]),
@@ -582,14 +526,8 @@ class GBMO(_MaskEliminationBase):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _target_size(self, n_features):
-        return 1
-
-    def _accepts(self, loss_t, loss_prev):
-        return not _gbmo_stops(loss_t, loss_prev, self.slack)
-
-    def _own_stop(self, n_iterations, n_features):
-        return {"slack": self.slack}
+    def _stop_rule(self, n_features):
+        return SlackStop(self.slack)
 
 
 # --------------------------------------------------------------- FLBMO
@@ -651,13 +589,7 @@ class FLBMO(_MaskEliminationBase):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _target_size(self, n_features):
-        return self._n_to_select(n_features)
-
-    def _accepts(self, loss_t, loss_prev):
-        return True
-
-    def _own_stop(self, n_iterations, n_features):
-        return {"n_features": n_features - n_iterations}
+    def _stop_rule(self, n_features):
+        return SizeStop(self._n_to_select(n_features))
 
 

@@ -1,4 +1,4 @@
-"""SLUF (seed 000 Algorithm 1): the least useful feature by masking, batched or compiled; and GBMO's stop rule."""
+"""SLUF (seed 000 Algorithm 1): one loop over a candidate evaluator, batched predict or compiled trees."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from joblib import delayed
 
 from ._losses import _Loss
 
-__all__ = ["gbmo_stop_iteration", "unused_columns"]
+__all__ = ["PredictCandidates", "TreeKernelCandidates", "sluf_path", "tree_kernel_candidates",
+           "unused_columns"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,58 +84,65 @@ def unused_columns(model, n_features: int):
     return None
 
 
-def _sluf(model, X_cur, y, remaining, fill, loss: _Loss, chunk: int, parallel, skip=None,
-          cur_loss=None):
-    """Algorithm 1 (SLUF): the least useful remaining column and its loss.
+class PredictCandidates:
+    """SLUF's candidates (seed 000 Algorithm 1) evaluated by the model's batched predictions.
 
-    ``X_cur`` holds the validation rows with the already-masked columns set to
-    their mask values; each remaining column ``j`` is masked in turn (eq. 11)
-    and the lowest loss wins (eq. 12-13; ties go to the first, i.e. lowest,
-    index). The masked copies are predicted in chunks of ``chunk`` copies.
-    Columns flagged in ``skip`` (never read by the model) get ``cur_loss``,
-    the loss of ``X_cur`` itself, without a prediction.
+    Holds the selection-validation rows with the columns eliminated so far
+    set to their mask values (``X_cur``); :meth:`least_useful` masks each
+    remaining column in turn (eq. 11) and returns the one of lowest loss
+    (eq. 12-13; ties go to the first, i.e. lowest, index); :meth:`mask` makes
+    an elimination (eq. 14). The masked copies are predicted in chunks of
+    ``chunk`` copies, chunks in parallel. Columns flagged in ``skip`` (never
+    read by the model) get the current loss without a prediction.
 
-    Returns
-    -------
-    i : int
-        Position of ``j_t^*`` in ``remaining``.
-    loss_min : float
+    Attributes
+    ----------
     n_calls : int
-        Model prediction calls made.
+        Model prediction calls made (per response method).
     n_copies : int
-        Masked copies predicted.
+        Masked copies whose outputs were computed.
     """
-    losses = np.empty(len(remaining))
-    todo = np.arange(len(remaining))
-    if skip is not None:
-        skipped = skip[remaining]
-        losses[skipped] = cur_loss
-        todo = todo[~skipped]
-    cols = [remaining[k] for k in todo]
-    chunks = [cols[k:k + chunk] for k in range(0, len(cols), chunk)]
-    if len(chunks) == 1:
-        parts = [_chunk_losses(model, X_cur, y, chunks[0], fill, loss)]
-    elif chunks:
-        parts = parallel(delayed(_chunk_losses)(model, X_cur, y, c, fill, loss) for c in chunks)
-    if chunks:
-        losses[todo] = np.concatenate(parts)
-    losses = np.where(np.isnan(losses), np.inf, losses)
-    i = int(np.argmin(losses))
-    return i, float(losses[i]), len(chunks) * len(loss.methods), len(cols)
 
+    def __init__(self, model, X_val, y, fill, loss: _Loss, *, chunk: int, skip=None):
+        self.model, self.y, self.fill, self.loss = model, y, fill, loss
+        self.X_cur = np.array(X_val, dtype=np.float64, copy=True)
+        self.chunk, self.skip = chunk, skip
+        self.n_calls = self.n_copies = 0
 
-class _KernelState:
-    """The tree kernel's view of the current rows: every row's leaf in every tree."""
+    def _todo(self, remaining) -> np.ndarray:
+        """Positions in ``remaining`` whose masking can change a prediction."""
+        todo = np.arange(len(remaining))
+        return todo if self.skip is None else todo[~self.skip[remaining]]
 
-    def __init__(self, table, X_cur):
-        self.table = table
-        self.leaves = table.leaves(X_cur)
-        self.raw = table.raw(self.leaves)
-        self.pending = None  # (leaves, raw) of the last winner, kept if it is accepted
+    def _predicted(self, cols) -> np.ndarray:
+        """Losses of the copies masking ``cols`` (one stacked call), NaN as inf."""
+        out = _chunk_losses(self.model, self.X_cur, self.y, cols, self.fill, self.loss)
+        self.n_calls += len(self.loss.methods)
+        return np.where(np.isnan(out), np.inf, out)
 
-    def accept(self):
-        if self.pending is not None:
-            self.leaves, self.raw = self.pending
+    def least_useful(self, remaining, cur: float, parallel) -> tuple[int, float]:
+        """Position in ``remaining`` of ``j_t^*`` and ``Loss_t^min``; ``cur`` is the loss of ``X_cur``."""
+        losses = np.full(len(remaining), float(cur))
+        todo = self._todo(remaining)
+        cols = [remaining[k] for k in todo]
+        chunks = [cols[k:k + self.chunk] for k in range(0, len(cols), self.chunk)]
+        args = (self.model, self.X_cur, self.y)
+        if len(chunks) == 1:
+            parts = [_chunk_losses(*args, chunks[0], self.fill, self.loss)]
+        elif chunks:
+            parts = parallel(delayed(_chunk_losses)(*args, c, self.fill, self.loss)
+                             for c in chunks)
+        if chunks:
+            losses[todo] = np.concatenate(parts)
+        losses = np.where(np.isnan(losses), np.inf, losses)
+        self.n_calls += len(chunks) * len(self.loss.methods)
+        self.n_copies += len(cols)
+        i = int(np.argmin(losses))
+        return i, float(losses[i])
+
+    def mask(self, j: int) -> None:
+        """Eliminate column ``j`` (eq. 14: ``m_{j*,t} = 0``)."""
+        self.X_cur[:, j] = self.fill[j]
 
 
 def _kernel_outputs(table, model, raw, methods):
@@ -162,101 +170,160 @@ def _kernel_losses(table, model, X_cur, leaves, raw, fill, loss, y, cols):
     return moved, vals
 
 
-def _sluf_kernel(state, model, X_cur, y, remaining, fill, loss: _Loss, parallel, skip, cur):
-    """Algorithm 1 (SLUF) on a tree model, the masked copies evaluated by the tree kernel.
+class TreeKernelCandidates(PredictCandidates):
+    """SLUF's candidates on a tree model, evaluated by the compiled tree kernel.
 
-    The same choice as :func:`_sluf`: copies whose masking moves no row to
-    another leaf have exactly the current loss ``cur``; the others get the
+    The same choice as :class:`PredictCandidates`: copies whose masking moves
+    no row to another leaf have exactly the current loss; the others get the
     loss of the kernel's outputs. Candidates within a relative 1e-9 of the
     lowest loss are re-evaluated by the model itself (one batched call) when
     any of them moved a leaf, so rounding in the kernel cannot change which
-    column is chosen or how ties are broken (lowest index).
-
-    Returns the same as :func:`_sluf`; the winner's leaves and raw outputs are
-    left in ``state.pending``.
+    column is chosen or how ties are broken (lowest index). Every row's leaf
+    in every tree is kept for the current rows; the winner's are kept until
+    :meth:`mask` accepts it.
     """
-    table = state.table
-    n = X_cur.shape[0]
-    losses = np.full(len(remaining), float(cur))
-    changed = np.zeros(len(remaining), dtype=bool)
-    todo = np.arange(len(remaining))
-    if skip is not None:
-        todo = todo[~skip[remaining]]
-    cols = np.asarray(remaining, dtype=np.int64)[todo]
-    per = max(1, _MAX_BATCH_BYTES // max(1, n * table.n_outputs * 8))
-    chunks = [np.arange(k, min(k + per, len(cols))) for k in range(0, len(cols), per)]
 
-    args = (table, model, X_cur, state.leaves, state.raw, fill, loss, y)
-    parts = (parallel(delayed(_kernel_losses)(*args, cols[c]) for c in chunks)
-             if len(chunks) > 1 else [_kernel_losses(*args, cols[c]) for c in chunks])
-    for idx, (moved, vals) in zip(chunks, parts, strict=True):
-        changed[todo[idx[moved]]] = True
-        losses[todo[idx[moved]]] = vals[moved]
-    losses = np.where(np.isnan(losses), np.inf, losses)
-    best = losses.min()
-    if np.isfinite(best):
-        near = np.flatnonzero(losses <= best + 1e-9 * max(abs(best), abs(cur), 1e-300))
-    else:
-        near = np.flatnonzero(losses == best)
-    calls = 0
-    by_model = len(near) > 1 and changed[near].any()
-    if by_model:  # the model itself settles a near-tie
-        exact = _chunk_losses(model, X_cur, y, [remaining[k] for k in near], fill, loss)
-        exact = np.where(np.isnan(exact), np.inf, exact)
-        i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
-        calls = len(loss.methods)
-    else:
-        i, loss_t = int(near[0]), float(cur)
-    j = remaining[i]
-    if changed[i]:
-        Z = X_cur.copy()
-        Z[:, j] = fill[j]
-        leaves = table.leaves(Z)
-        raw = table.raw(leaves)
-        if not by_model:  # tree-by-tree sums, the model's own order
-            loss_t = float(loss.values(_kernel_outputs(table, model, raw[None], loss.methods),
-                                       y, 1)[0])
-        state.pending = (leaves, raw)
-    else:
-        state.pending = None
-    return i, loss_t, calls, len(cols)
+    def __init__(self, table, model, X_val, y, fill, loss: _Loss, *, skip=None):
+        super().__init__(model, X_val, y, fill, loss, chunk=1, skip=skip)
+        self.table = table
+        self.leaves = table.leaves(self.X_cur)
+        self.raw = table.raw(self.leaves)
+        self._pending = None  # (leaves, raw) of the last winner
 
+    def _kernel_losses(self, remaining, cur, parallel):
+        """Losses of every candidate by the kernel and which of them moved a leaf."""
+        table, n = self.table, self.X_cur.shape[0]
+        losses = np.full(len(remaining), float(cur))
+        changed = np.zeros(len(remaining), dtype=bool)
+        todo = self._todo(remaining)
+        cols = np.asarray(remaining, dtype=np.int64)[todo]
+        per = max(1, _MAX_BATCH_BYTES // max(1, n * table.n_outputs * 8))
+        chunks = [np.arange(k, min(k + per, len(cols))) for k in range(0, len(cols), per)]
+        args = (table, self.model, self.X_cur, self.leaves, self.raw, self.fill, self.loss,
+                self.y)
+        parts = (parallel(delayed(_kernel_losses)(*args, cols[c]) for c in chunks)
+                 if len(chunks) > 1 else [_kernel_losses(*args, cols[c]) for c in chunks])
+        for idx, (moved, vals) in zip(chunks, parts, strict=True):
+            changed[todo[idx[moved]]] = True
+            losses[todo[idx[moved]]] = vals[moved]
+        self.n_copies += len(cols)
+        return np.where(np.isnan(losses), np.inf, losses), changed
 
-def _gbmo_stops(loss_t: float, loss_prev: float, slack: float) -> bool:
-    """Algorithm 2, line 12: stop when ``Loss_t > Loss_{t-1} (1 + mu)``.
+    def least_useful(self, remaining, cur: float, parallel) -> tuple[int, float]:
+        losses, changed = self._kernel_losses(remaining, cur, parallel)
+        best = losses.min()
+        if np.isfinite(best):
+            near = np.flatnonzero(losses <= best + 1e-9 * max(abs(best), abs(cur), 1e-300))
+        else:
+            near = np.flatnonzero(losses == best)
+        by_model = len(near) > 1 and changed[near].any()
+        if by_model:  # the model itself settles a near-tie
+            exact = self._predicted([remaining[k] for k in near])
+            i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
+        else:
+            i, loss_t = int(near[0]), float(cur)
+        self._pending = None
+        if changed[i]:
+            Z = self.X_cur.copy()
+            j = remaining[i]
+            Z[:, j] = self.fill[j]
+            leaves = self.table.leaves(Z)
+            raw = self.table.raw(leaves)
+            if not by_model:  # tree-by-tree sums, the model's own order
+                outs = _kernel_outputs(self.table, self.model, raw[None], self.loss.methods)
+                loss_t = float(self.loss.values(outs, self.y, 1)[0])
+            self._pending = (leaves, raw)
+        return i, loss_t
 
-    ``Loss_0 = inf`` never stops. For a negative ``Loss_{t-1}`` (a loss made from
-    a higher-is-better scorer) the tolerance is read as relative to its size,
-    ``Loss_{t-1} (1 - mu)``; for non-negative losses this is the seed's rule.
-    """
-    if not np.isfinite(loss_prev):
-        return False
-    if not np.isfinite(slack):
-        return False
-    thr = loss_prev * (1 + slack) if loss_prev >= 0 else loss_prev * (1 - slack)
-    return bool(loss_t > thr)
+    def mask(self, j: int) -> None:
+        super().mask(j)
+        if self._pending is not None:
+            self.leaves, self.raw = self._pending
 
 
-def gbmo_stop_iteration(losses, slack: float) -> int | None:
-    """First iteration (1-based) at which GBMO with slack ``mu`` stops on a path.
+def tree_kernel_candidates(model, X_val, y, fill, loss: _Loss, outputs, *, task, skip=None):
+    """:class:`TreeKernelCandidates` for ``model`` if the kernel reproduces its outputs.
 
     Parameters
     ----------
-    losses : sequence of float
-        ``Loss_1^min, Loss_2^min, ...`` of one elimination path (eq. 13).
-    slack : float
-        ``mu`` (Algorithm 2).
+    model : fitted estimator
+    X_val : ndarray of shape (n_rows, n_features)
+        The unmasked selection-validation rows.
+    y, fill, loss, skip
+        As for :class:`PredictCandidates`.
+    outputs : dict or None
+        ``{method: model output on X_val}`` already computed (None: predicted here).
+    task : {"classification", "regression"}
 
     Returns
     -------
-    t : int or None
-        The rejected iteration (features eliminated: ``t - 1``), or None when
-        the rule never fires on the given losses.
+    candidates : TreeKernelCandidates or None
+        None when the model has no tree table, the loss reads other outputs,
+        or the kernel's outputs differ from the model's.
+    n_calls : int
+        Prediction calls spent checking the kernel.
     """
-    prev = np.inf
-    for t, loss_t in enumerate(losses, start=1):
-        if _gbmo_stops(loss_t, prev, slack):
-            return t
-        prev = loss_t
-    return None
+    if not set(loss.methods) <= {"predict", "predict_proba"}:
+        return None, 0
+    from ._tree_kernel import tree_table
 
+    d = X_val.shape[1]
+    table = tree_table(model, d)
+    if table is None or (task == "classification") == (table.link == "identity"):
+        return None, 0
+    calls = 0
+    if outputs is None:
+        Xin = _as_model_input(model, X_val)
+        outputs = {m: getattr(model, m)(Xin) for m in loss.methods}
+        calls = len(outputs)
+    X = np.asarray(X_val, dtype=np.float64)
+    mine = _kernel_outputs(table, model, table.raw(table.leaves(X))[None], loss.methods)
+    for m, ref in outputs.items():
+        ref = np.asarray(ref)
+        ok = (mine[m].shape == ref.shape and
+              (np.array_equal(mine[m], ref) if ref.dtype.kind not in "fc" else
+               np.allclose(mine[m], ref, rtol=1e-9, atol=1e-12)))
+        if not ok:
+            logger.debug("tree kernel disagrees with %s.%s; predicting through the model",
+                         type(model).__name__, m)
+            return None, calls
+    return TreeKernelCandidates(table, model, X_val, y, fill, loss, skip=skip), calls
+
+
+def sluf_path(candidates, rule, n_features: int, base_loss: float, parallel):
+    """The loop of Algorithms 2 and 3: SLUF until ``rule`` stops it.
+
+    Parameters
+    ----------
+    candidates : PredictCandidates or TreeKernelCandidates
+    rule : SlackStop or SizeStop
+        ``target_size`` (how far down the loop goes) and ``accepts``.
+    n_features : int
+        Columns the path starts from.
+    base_loss : float
+        The loss with no column masked.
+    parallel : joblib.Parallel
+
+    Returns
+    -------
+    order : ndarray of int64
+        ``j_t^*`` of every iteration run (the last one possibly rejected).
+    losses : ndarray of float64
+        ``Loss_t^min`` of every iteration run (eq. 13).
+    """
+    remaining = list(range(n_features))  # ascending: argmin's first minimum is the lowest index
+    target = rule.target_size(n_features)
+    order, losses = [], []
+    prev, cur = np.inf, base_loss  # Loss_0 = inf; cur: the loss of the current rows
+    while len(remaining) > target:
+        i, loss_t = candidates.least_useful(remaining, cur, parallel)
+        j = remaining[i]
+        order.append(j)
+        losses.append(loss_t)
+        logger.debug("iteration %d: least useful column %d, loss %.6g", len(order), j, loss_t)
+        if not rule.accepts(loss_t, prev):
+            break
+        candidates.mask(j)
+        remaining.pop(i)
+        prev = cur = loss_t
+    return np.array(order, dtype=np.int64), np.array(losses, dtype=np.float64)

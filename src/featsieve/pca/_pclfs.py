@@ -28,14 +28,21 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
 from .._importance import model_importances
+from .._utils import rank_from_scores
 from ..scores import pca_loading_scores
 
 __all__ = ["pclfs_extended_size", "PCLFS"]
 
 
 # ----------------------------------------------------------- extension
-def _extended_details(grid_scores, max_score_drop: float) -> dict:
-    """Every quantity of the extension's Steps 1-4 (for :func:`pclfs_extended_size` and plots)."""
+def _extended_details(grid_scores, max_score_drop: float, sizes=None,
+                      n_features: int | None = None) -> dict:
+    """Every quantity of the extension's Steps 1-4 (for :func:`pclfs_extended_size` and plots).
+
+    ``sizes``: the subset size of each grid score (default 1..len); neighbours
+    in Step 1 are the adjacent grid points. ``n_features``: the n of ``t = T / n``
+    (default the largest size).
+    """
     g = np.asarray(grid_scores, dtype=np.float64)
     if g.ndim != 1 or g.size == 0:
         raise ValueError(f"grid_scores must be a non-empty 1-D array; got shape {g.shape}.")
@@ -44,15 +51,16 @@ def _extended_details(grid_scores, max_score_drop: float) -> dict:
         raise ValueError(f"grid_scores must be finite; subsets of sizes {bad.tolist()} are not.")
     if not isinstance(max_score_drop, numbers.Real) or not max_score_drop >= 0:
         raise ValueError(f"max_score_drop must be a number >= 0; got {max_score_drop!r}.")
-    n = g.size
-    n_pclfs = int(np.argmax(g)) + 1  # first maximum: the smallest best subset
+    sizes = np.arange(1, g.size + 1) if sizes is None else np.asarray(sizes, dtype=np.int64)
+    n = int(sizes[-1]) if n_features is None else int(n_features)
+    best = int(np.argmax(g))  # first maximum: the smallest best subset
+    n_pclfs = int(sizes[best])
     t = float(max_score_drop) / n
     left = np.concatenate([[-np.inf], g[:-1]])  # g_{j-1}; g_0 = -inf
     right = np.concatenate([g[1:], [-np.inf]])  # g_{j+1}
-    sizes = np.arange(1, n + 1)
     local = (g > np.maximum(left, right)) & (sizes < n_pclfs)
     cands = sizes[local]
-    grads = (g[n_pclfs - 1] - g[cands - 1]) / (n_pclfs - cands)
+    grads = (g[best] - g[local]) / (n_pclfs - cands)
     ok = cands[grads < t]
     return {
         "n_pclfs": n_pclfs,
@@ -145,6 +153,15 @@ def _fold_scores(template, X, y, folds, cols, scorer):
     return out
 
 
+def _grid_sizes(n: int, max_sizes) -> np.ndarray:
+    """Subset sizes PCLFS scores: 1..n, or 1..m//2 then geometric steps to n (m points)."""
+    if max_sizes is None or n <= max_sizes:
+        return np.arange(1, n + 1)
+    head = max_sizes // 2
+    tail = np.round(np.geomspace(head + 1, n, max_sizes - head)).astype(np.int64)
+    return np.unique(np.concatenate([np.arange(1, head + 1), tail, [n]]))
+
+
 class PCLFS(BaseSelector):
     """Principal Component Loading Feature Selection, with the PCLFS-ext rule (seed 003).
 
@@ -196,6 +213,12 @@ class PCLFS(BaseSelector):
         ``SMOTE(k_neighbors=min(5, m - 1))`` with m the smallest class count
         of any training fold, seeded from ``random_state``. Requires
         imbalanced-learn.
+    max_grid_sizes : int or None, default=None
+        None: every size 1..n is scored (the seed's grid). An int m: when n > m,
+        the grid is the sizes 1..m//2 and ``m - m//2`` sizes spaced
+        geometrically from m//2 + 1 to n (n included); PCLFS takes the best
+        grid point and PCLFS-ext's local maxima are among adjacent grid points
+        (a stated approximation that caps the fits at ``m * n_splits``).
     random_state : int, RandomState or None, default=None
         Seeds the folds and the sampler (the estimator keeps its own).
     n_jobs : int or None, default=None
@@ -207,9 +230,12 @@ class PCLFS(BaseSelector):
         Loading scores (higher first in the order; constant columns lowest).
     ranking_ : ndarray of int, shape (n_features_in_,)
         Position in the PCLFS order (1 = first added).
-    grid_scores_ : ndarray of shape (n,)
-        Mean held-out score of the first i columns at index i - 1; n is the
-        number of usable (non-constant) columns.
+    grid_scores_ : ndarray of shape (n_sizes,)
+        Mean held-out score of the first ``grid_sizes_[i]`` columns (with the
+        full grid, the first i + 1 columns at index i; n is the number of
+        usable (non-constant) columns).
+    grid_sizes_ : ndarray of int, shape (n_sizes,)
+        The subset sizes scored (1..n unless ``max_grid_sizes`` caps them).
     cv_results_ : dict of ndarrays of shape (n,)
         ``n_features``, ``mean_test_score``, ``std_test_score``,
         ``split{k}_test_score`` and ``feature_added`` (name); loads into
@@ -270,6 +296,7 @@ class PCLFS(BaseSelector):
         "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
         "loadings": [StrOptions({"coefficients", "correlations"})],
         "sampler": [None, StrOptions({"smote"}), HasMethods(["fit_resample"])],
+        "max_grid_sizes": [Interval(numbers.Integral, 2, None, closed="left"), None],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
     }
@@ -277,7 +304,7 @@ class PCLFS(BaseSelector):
 
     def __init__(self, estimator=None, *, scoring="f1", cv=5, extended=False,
                  max_score_drop=0.05, n_components=2, loadings="coefficients", sampler=None,
-                 random_state=None, n_jobs=None):
+                 max_grid_sizes=None, random_state=None, n_jobs=None):
         self.estimator = estimator
         self.scoring = scoring
         self.cv = cv
@@ -286,8 +313,26 @@ class PCLFS(BaseSelector):
         self.n_components = n_components
         self.loadings = loadings
         self.sampler = sampler
+        self.max_grid_sizes = max_grid_sizes
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def estimate_cost(self, n_samples: int, n_features: int):
+        """Model fits of the grid (``n_sizes * n_splits``, each on ``(k-1)/k`` of the
+        rows and the subset's columns), one SVD, and the Step-5 fit."""
+        from .._resources import Cost, fit_seconds, model_kind
+
+        kind = "logistic" if self.estimator is None else model_kind(self.estimator)
+        k = int(self.cv) if isinstance(self.cv, numbers.Integral) else 5
+        sizes = _grid_sizes(n_features, self.max_grid_sizes)
+        n_tr = n_samples * (k - 1) / k
+        secs = k * sum(fit_seconds(kind, n_tr, int(i)) for i in sizes)
+        fits = k * len(sizes) + int(self.extended)
+        strategy = (f"{len(sizes)} of {n_features} subset sizes"
+                    if len(sizes) < n_features else "")
+        return Cost(memory_bytes=16 * n_samples * n_features, fits=fits, fit_seconds=secs,
+                    flops=4.0 * n_samples * n_features * min(n_samples, n_features),
+                    model=kind, strategy=strategy)
 
     # ------------------------------------------------------------ pieces
     def _folds(self, X, y, rng):
@@ -339,30 +384,29 @@ class PCLFS(BaseSelector):
         names = self._fit_feature_names
         scores = pca_loading_scores(X, n_components=self.n_components, loadings=self.loadings,
                                     categorical=self._fit_categorical)
-        order = np.lexsort((np.arange(n), -scores))
-        ranking = np.empty(n, dtype=np.int64)
-        ranking[order] = np.arange(1, n + 1)
+        order, ranking = rank_from_scores(scores)
 
         folds = self._folds(X, y, rng)
         seed = rng.randint(0, 2**31 - 1)
         template = self._template(y, folds, seed)
         scorer = self._scorer()
+        sizes = _grid_sizes(n, self.max_grid_sizes)
         per_size = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fold_scores)(template, X, y, folds, order[:i], scorer)
-            for i in range(1, n + 1)
+            delayed(_fold_scores)(template, X, y, folds, order[:i], scorer) for i in sizes
         )
-        fold_scores = np.asarray(per_size, dtype=np.float64)  # (n, n_splits)
+        fold_scores = np.asarray(per_size, dtype=np.float64)  # (n_sizes, n_splits)
         grid = fold_scores.mean(axis=1)
         std = fold_scores.std(axis=1)
-        results = {"n_features": np.arange(1, n + 1), "mean_test_score": grid,
+        results = {"n_features": sizes, "mean_test_score": grid,
                    "std_test_score": std}
         for k in range(fold_scores.shape[1]):
             results[f"split{k}_test_score"] = fold_scores[:, k]
-        results["feature_added"] = np.asarray([names[j] for j in order], dtype=object)
+        results["feature_added"] = np.asarray([names[order[i - 1]] for i in sizes],
+                                              dtype=object)
 
-        details = _extended_details(grid, self.max_score_drop)
+        details = _extended_details(grid, self.max_score_drop, sizes, n)
         n_pclfs, n_ext = details["n_pclfs"], details["size"]
-        fits = n * len(folds)
+        fits = len(sizes) * len(folds)
         support = np.zeros(n, dtype=bool)
         self.importances_ = None
         if self.extended:
@@ -373,7 +417,7 @@ class PCLFS(BaseSelector):
             imp = model_importances(final, X[:, top], y, scoring=scorer,
                                     random_state=seed)
             # most important first; ties keep the PCLFS order
-            pick = top[np.lexsort((np.arange(n_pclfs), -imp))[:n_ext]]
+            pick = top[rank_from_scores(imp)[0][:n_ext]]
             support[pick] = True
             full_imp = np.zeros(len(self._usable))
             usable_idx = np.flatnonzero(self._usable)
@@ -386,14 +430,15 @@ class PCLFS(BaseSelector):
             chosen = n_pclfs
 
         self.scores_, self.ranking_, self.support_ = scores, ranking, support
-        self.grid_scores_, self.cv_results_ = grid, results
-        self.history_ = [{"n_features": i + 1, "added": names[order[i]],
-                          "score": float(grid[i]), "std": float(std[i])} for i in range(n)]
+        self.grid_scores_, self.grid_sizes_, self.cv_results_ = grid, sizes, results
+        self.history_ = [{"n_features": int(i), "added": names[order[i - 1]],
+                          "score": float(grid[t]), "std": float(std[t])}
+                         for t, i in enumerate(sizes)]
         self.n_features_pclfs_, self.n_features_ext_ = int(n_pclfs), int(n_ext)
         self.n_splits_ = len(folds)
         self.n_model_fits_ = int(fits)
-        self.selection_score_ = (float(grid[chosen - 1]) if self.scoring == "accuracy"
-                                 else None)
+        at = int(np.searchsorted(sizes, chosen))  # chosen is a grid size
+        self.selection_score_ = float(grid[at]) if self.scoring == "accuracy" else None
         return self
 
     # ------------------------------------------------------------ helpers
@@ -421,9 +466,10 @@ class PCLFS(BaseSelector):
         if self.importances_ is None:
             raise ValueError("support_at(max_score_drop=) needs a fit with extended=True "
                              "(the Step-5 importances).")
-        size = pclfs_extended_size(self.grid_scores_, max_score_drop)
+        size = _extended_details(self.grid_scores_, max_score_drop, self.grid_sizes_,
+                                 int(self._usable.sum()))["size"]
         top, imp = self._ext_top, self._ext_imp
-        pick = top[np.lexsort((np.arange(len(top)), -imp))[:size]]
+        pick = top[rank_from_scores(imp)[0][:size]]
         usable_idx = np.flatnonzero(self._usable)
         support = np.zeros(len(self._usable), dtype=bool)
         support[usable_idx[pick]] = True

@@ -18,7 +18,7 @@ Examples
 >>> from featsieve.datasets import load_sonar
 >>> from featsieve.report import write_report
 >>> X, y = load_sonar(return_X_y=True)
->>> result = featsieve.compare(X, y, methods=["cc"], estimator="tree")
+>>> result = featsieve.compare(X, y, methods=["cc"], estimator="tree", n_repeats=2)
 >>> path = write_report("report.html", result)  # doctest: +SKIP
 """
 
@@ -30,8 +30,12 @@ from ._core import (
     package_versions,
     render_report,
     report_data,
+    score_distribution_data,
+    score_distribution_figure,
     score_vs_features_data,
     score_vs_features_figure,
+    selection_frequency_data,
+    selection_frequency_figure,
     write_report,
 )
 
@@ -43,7 +47,11 @@ __all__ = [
     "package_versions",
     "render_report",
     "report_data",
+    "score_distribution_data",
+    "score_distribution_figure",
     "score_vs_features_data",
     "score_vs_features_figure",
+    "selection_frequency_data",
+    "selection_frequency_figure",
     "write_report",
 ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._utils import rank_from_scores
+
 __all__ = ["figures", "forward_plot_data", "scores_plot_data"]
 
 
@@ -49,7 +51,7 @@ def forward_plot_data(selector) -> dict:
     }
 
 
-def scores_plot_data(selector, *, top: int = 30) -> dict:
+def scores_plot_data(selector, *, top: int = 30, support=None) -> dict:
     """The ``top`` highest column scores of a fitted filter or embedded selector.
 
     Parameters
@@ -58,6 +60,9 @@ def scores_plot_data(selector, *, top: int = 30) -> dict:
         Fitted (reads ``scores_`` and ``support_``; ``threshold`` when set).
     top : int, default=30
         How many columns to keep, best first (ties: lower column index).
+    support : array-like of bool or None, default=None
+        The selection to mark (e.g. the one ``compare`` tuned on model-val);
+        None: the selector's own ``support_``.
 
     Returns
     -------
@@ -68,17 +73,18 @@ def scores_plot_data(selector, *, top: int = 30) -> dict:
         ``n_features`` (all columns) and ``n_selected``.
     """
     scores = np.asarray(selector.scores_, dtype=float)
-    order = np.lexsort((np.arange(len(scores)), -scores))
+    support = np.asarray(selector.support_ if support is None else support, bool)
+    order, _ = rank_from_scores(scores)
     order = order[scores[order] > 0][:top]  # columns scoring 0 carry nothing to show
     names = _names(selector)
     thr = getattr(selector, "threshold", None)
     return {
         "name": [names[i] for i in order],
         "score": [float(scores[i]) for i in order],
-        "selected": [bool(selector.support_[i]) for i in order],
+        "selected": [bool(support[i]) for i in order],
         "threshold": None if thr is None else float(thr),
         "n_features": int(len(scores)),
-        "n_selected": int(np.sum(selector.support_)),
+        "n_selected": int(np.sum(support)),
     }
 
 
@@ -104,10 +110,10 @@ def _forward_figure(method, selector):
     return (f"{method}: best candidate's score per round", fig)
 
 
-def _scores_figure(method, selector, what):
+def _scores_figure(method, selector, what, support=None, cut=None):
     from matplotlib.figure import Figure
 
-    d = scores_plot_data(selector, top=20)
+    d = scores_plot_data(selector, top=20, support=support)
     n = len(d["name"])
     fig = Figure(figsize=(6.4, max(2.5, 0.17 * n + 1)), layout="constrained")
     ax = fig.add_subplot()
@@ -119,13 +125,17 @@ def _scores_figure(method, selector, what):
                    label=f"threshold {d['threshold']:g}")
         ax.legend(fontsize=8, loc="lower right")
     ax.set_xlabel(what)
-    title = (f"{method}: {what}, top {n} non-zero of {d['n_features']} columns "
-             f"(blue: the fitted selector's own choice, {d['n_selected']} columns; "
-             "compare may tune the cut on model-val)")
+    if support is None:
+        whose = f"the fitted selector's own choice, {d['n_selected']} columns"
+    else:
+        how = ", ".join(f"{'k' if k == 'n_features' else k}={v:g}" for k, v in (cut or {}).items())
+        whose = (f"the {d['n_selected']} columns the table reports"
+                 + (f" ({how}, tuned on model-val)" if how else ""))
+    title = f"{method}: {what}, top {n} non-zero of {d['n_features']} columns (blue: {whose})"
     return (title, fig)
 
 
-def figures(method: str, selector) -> list:
+def figures(method: str, selector, support=None, cut=None) -> list:
     """Figures for a fitted classic selector.
 
     Parameters
@@ -133,6 +143,10 @@ def figures(method: str, selector) -> list:
     method : str
         The registry name (used in titles).
     selector : fitted selector
+    support : array-like of bool or None, default=None
+        The selection the comparison reports (marked instead of ``support_``).
+    cut : dict or None, default=None
+        The tuned cut behind ``support`` (``{"n_features": 10}``), for the title.
 
     Returns
     -------
@@ -145,7 +159,8 @@ def figures(method: str, selector) -> list:
     if kind == "ForwardSelector" and getattr(selector, "history_", None):
         return [_forward_figure(method, selector)]
     if kind == "EmbeddedSelector":
-        return [_scores_figure(method, selector, "share of the model's importance")]
+        return [_scores_figure(method, selector, "share of the model's importance",
+                               support, cut)]
     if kind == "UnivariateFilter":
-        return [_scores_figure(method, selector, "univariate score")]
+        return [_scores_figure(method, selector, "univariate score", support, cut)]
     return []

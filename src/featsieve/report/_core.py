@@ -11,10 +11,11 @@ import io as _io
 import math
 import os
 import platform
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from .._utils import atomic_write
 
 __all__ = [
     "STANDARD_COLUMNS",
@@ -24,19 +25,29 @@ __all__ = [
     "package_versions",
     "render_report",
     "report_data",
+    "score_distribution_data",
+    "score_distribution_figure",
     "score_vs_features_data",
     "score_vs_features_figure",
+    "selection_frequency_data",
+    "selection_frequency_figure",
     "write_report",
 ]
 
-# the columns every comparison row has, in display order (``selected`` is a list, not shown)
-STANDARD_COLUMNS = ["method", "n_selected", "selection_score", "test_score", "gap", "seconds",
+# the columns of the comparison table, in display order (from ComparisonResult.to_frame)
+STANDARD_COLUMNS = ["method", "n_selected", "test_mean", "diff_vs_all",
+                    "p_value_adj", "vs_all", "stability", "selection_score", "gap", "seconds",
                     "model_fits", "tuned"]
 _HEADERS = {
-    "method": "method", "n_selected": "n selected", "selection_score": "selection's own number",
-    "test_score": "test", "gap": "gap (optimism)", "seconds": "seconds", "model_fits": "model fits",
-    "tuned": "tuned",
+    "method": "method", "n_selected": "columns: mean (range)",
+    "test_mean": "test (95% interval)", "diff_vs_all": "minus all features (95% interval)",
+    "p_value_adj": "p (Holm)", "vs_all": "vs all", "stability": "stability (95% interval)",
+    "selection_score": "selection's own number", "gap": "gap (optimism)", "seconds": "seconds",
+    "model_fits": "model fits", "tuned": "tuned",
 }
+# row keys that are not table columns (lists, dicts, per-repeat details)
+_NOT_SHOWN = {"selected", "n_selected_range", "test_ci", "test_halfwidth", "test_se", "test_scores", "diff_ci", "p_value",
+              "stability_ci", "selection_frequency", "repeats", "constant_model", "test_score"}
 # what the audit columns mean (``compare --audit``, featsieve.evaluation.add_audit_columns)
 COLUMN_HELP = {
     "gap": "the selection's own number minus the test score (accuracy; for MSE the other way "
@@ -64,13 +75,18 @@ def package_versions() -> dict:
     -------
     versions : dict
         ``python``, ``platform`` and one entry per distribution in
-        ``featsieve``'s dependency set; ``"not installed"`` for optional ones
-        that are absent. Reads package metadata only (imports nothing).
+        ``featsieve``'s dependency set, then the libraries the method table's
+        rows require (the comparators' ``featsieve[comparators]``, skrebate);
+        ``"not installed"`` for optional ones that are absent. Reads package
+        metadata only (imports none of them).
     """
     from importlib.metadata import PackageNotFoundError, version
 
+    from .._registry import get_method, methods
+
+    libraries = dict.fromkeys(m for n in methods() for m in get_method(n).requires)
     out = {"python": platform.python_version(), "platform": platform.platform(terse=True)}
-    for dist in _DISTRIBUTIONS:
+    for dist in (*_DISTRIBUTIONS, *(m for m in libraries if m not in _DISTRIBUTIONS)):
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
@@ -78,14 +94,8 @@ def package_versions() -> dict:
     return out
 
 
-def _runs(result) -> list:
-    if result is None:
-        return []
-    return list(getattr(result, "runs", [result]))
-
-
 def _is_comparison(result) -> bool:
-    return result is not None and hasattr(_runs(result)[0], "rows")
+    return result is not None and hasattr(result, "rows") and hasattr(result, "seeds")
 
 
 def _is_audit(result) -> bool:
@@ -123,7 +133,7 @@ def _extra_columns(rows: list) -> list:
     extra = []
     for r in rows:
         for k, v in r.items():
-            if k in STANDARD_COLUMNS or k == "selected" or k in extra:
+            if k in STANDARD_COLUMNS or k in _NOT_SHOWN or k in extra:
                 continue
             if v is None or isinstance(v, (str, bool, int, float, np.integer, np.floating)):
                 extra.append(k)
@@ -140,95 +150,125 @@ def _clean(v):
     return v
 
 
-def _mean_std(values) -> tuple:
-    vals = np.asarray([v for v in values if v is not None and np.isfinite(v)], dtype=float)
-    if vals.size == 0:
-        return None, None
-    std = float(vals.std(ddof=1)) if vals.size > 1 else None
-    return float(vals.mean()), std
-
-
 def score_vs_features_data(result) -> dict:
     """The points of the chart "test score against number of features".
 
     Parameters
     ----------
-    result : ComparisonResult or SeedsComparison
+    result : ComparisonResult
 
     Returns
     -------
     data : dict
-        ``metric``, ``greater_is_better``, ``n_features``, ``n_runs`` and
-        ``points``: one dict per method (``method``, ``n_selected`` and
-        ``test`` as the mean over seeds, ``n_selected_std`` and ``test_std``
-        as the sample standard deviation over seeds, None for one seed).
-        ``all`` is the point of the all-features baseline (None when it did
-        not run); it is also drawn as a horizontal line.
+        ``metric``, ``greater_is_better``, ``n_features``, ``n_repeats`` and
+        ``points``: one dict per method (``method``, ``n_selected`` (mean over
+        repeats), ``n_range`` ([min, max]), ``test`` (mean), ``test_ci`` (95%
+        interval, corrected resampled t), ``vs_all``). ``all`` is the
+        all-features point (drawn as a line with its interval as a band);
+        the baseline is drawn as a dotted line (``baseline``).
     """
-    runs = _runs(result)
-    order = list(dict.fromkeys(r["method"] for run in runs for r in run.rows))
     points = []
-    for m in order:
-        rows = [r for run in runs for r in run.rows if r["method"] == m]
-        n_mean, n_std = _mean_std([r["n_selected"] for r in rows])
-        t_mean, t_std = _mean_std([r["test_score"] for r in rows])
-        points.append({"method": m, "n_selected": n_mean, "n_selected_std": n_std,
-                       "test": t_mean, "test_std": t_std, "n_runs": len(rows)})
-    from ..models import greater_is_better
-
-    base = next((p for p in points if p["method"] == "all"), None)
+    for r in result.rows:
+        points.append({"method": r["method"], "n_selected": _clean(r["n_selected"]),
+                       "n_range": list(r["n_selected_range"]), "test": _clean(r["test_mean"]),
+                       "test_ci": [_clean(v) for v in r["test_ci"]],
+                       "vs_all": r.get("vs_all")})
+    by = {p["method"]: p for p in points}
     return {
-        "metric": runs[0].metric,
-        "greater_is_better": bool(greater_is_better(runs[0].task)),
-        "n_features": int(runs[0].n_features),
-        "n_runs": len(runs),
-        "points": [p for p in points if p["method"] != "all"],
-        "all": base,
+        "metric": result.metric,
+        "greater_is_better": bool(result.greater_is_better),
+        "n_features": int(result.n_features),
+        "n_repeats": int(result.n_repeats),
+        "points": [p for p in points if p["method"] not in ("all", "baseline")],
+        "all": by.get("all"),
+        "baseline": by.get("baseline"),
     }
+
+
+def selection_frequency_data(result, *, max_columns: int = 40) -> dict:
+    """Columns x methods: the share of repeats in which each method kept each column.
+
+    Parameters
+    ----------
+    result : ComparisonResult
+    max_columns : int, default=40
+        Show at most this many columns: those most often selected (by their
+        highest share over methods, then their mean share); the rest are
+        counted in ``n_hidden``.
+
+    Returns
+    -------
+    data : dict
+        ``methods`` (list, selection methods only), ``columns`` (list, the
+        most often kept first: by mean share over methods, then highest share),
+        ``frequency`` (ndarray of shape (n_columns, n_methods), in [0, 1]),
+        ``stability`` (one per method, None when undefined), ``n_hidden``
+        (columns selected by some method but not shown), ``n_repeats``.
+    """
+    rows = [r for r in result.rows if r["method"] not in ("all", "baseline")]
+    cols = list(dict.fromkeys(c for r in rows for c in r["selection_frequency"]))
+    freq = np.array([[r["selection_frequency"].get(c, 0.0) for r in rows] for c in cols],
+                    dtype=float).reshape(len(cols), len(rows))
+    # most often kept first (mean share over methods, then the highest share)
+    order = np.lexsort((np.arange(len(cols)), -freq.max(axis=1), -freq.mean(axis=1)))
+    hidden = max(0, len(cols) - max_columns)
+    order = order[:max_columns]
+    cols, freq = [cols[i] for i in order], freq[order]
+    return {"methods": [r["method"] for r in rows], "columns": cols, "frequency": freq,
+            "stability": [_clean(r.get("stability")) for r in rows], "n_hidden": hidden,
+            "n_repeats": int(result.n_repeats)}
+
+
+def score_distribution_data(result) -> dict:
+    """Every repeat's test score per method, and the all-features reference.
+
+    Returns
+    -------
+    data : dict
+        ``methods`` (list), ``scores`` (list of lists, one score per repeat),
+        ``vs_all`` (list), ``all`` (the all-features scores, or None),
+        ``all_mean``, ``metric``, ``greater_is_better``.
+    """
+    rows = [r for r in result.rows if r["method"] != "all"]
+    base = next((r for r in result.rows if r["method"] == "all"), None)
+    return {"methods": [r["method"] for r in rows],
+            "scores": [[float(v) for v in r["test_scores"]] for r in rows],
+            "vs_all": [r.get("vs_all") for r in rows],
+            "all": None if base is None else [float(v) for v in base["test_scores"]],
+            "all_mean": None if base is None else _clean(base["test_mean"]),
+            "metric": result.metric, "greater_is_better": bool(result.greater_is_better)}
 
 
 def _table(result) -> dict:
     """Columns (key, header, css class) and formatted rows of the comparison table."""
-    runs = _runs(result)
-    if len(runs) == 1:
-        rows = runs[0].rows
-        extra = _extra_columns(rows)
-        infl = set(inflation_columns(rows))
-        keys = STANDARD_COLUMNS + extra
-        cols = [{"key": k, "header": _HEADERS.get(k, k.replace("_", " ")),
-                 "cls": "infl" if (k in infl or k == "gap") else ""} for k in keys]
-        body = [[_fmt(r.get(k), k) for k in keys] for r in rows]
-        return {"columns": cols, "rows": body, "multi": False}
-    summary = result.summary()
-    rows_all = [r for run in runs for r in run.rows]
-    extra = _extra_columns(rows_all)
-    for k in extra:  # the audit's numeric columns: mean over seeds
-        vals = {m: _mean_std([r.get(k) for r in rows_all if r["method"] == m
-                              and isinstance(r.get(k), (int, float, np.number))])[0]
-                for m in summary["method"]}
-        summary[f"{k}_mean"] = summary["method"].map(vals)
-    cols, body = [], []
-    spec = [("method", "method", ""), ("n_runs", "seeds", ""),
-            ("n_selected", "n selected", ""),
-            ("selection_score_mean", "selection's own number", ""),
-            ("test", "test", ""), ("gap", "gap (optimism)", "infl"),
-            ("seconds_mean", "seconds", ""), ("model_fits_mean", "model fits", "")]
-    spec += [(f"{k}_mean", k.replace("_", " "),
-              "infl" if k in inflation_columns(rows_all) else "") for k in extra]
-    cols = [{"key": k, "header": h, "cls": c} for k, h, c in spec]
-    for r in summary.to_dict(orient="records"):
-        row = []
-        for k, _, _ in spec:
-            if k == "n_selected":
-                row.append(_pm(r["n_selected_mean"], r["n_selected_std"], digits=3))
-            elif k == "test":
-                row.append(_pm(r["test_score_mean"], r["test_score_std"]))
-            elif k == "gap":
-                row.append(_pm(r["gap_mean"], r["gap_std"]))
+    rows = result.rows
+    extra = _extra_columns(rows)
+    infl = set(inflation_columns(rows))
+    keys = STANDARD_COLUMNS + extra
+    cols = [{"key": k, "header": _HEADERS.get(k, k.replace("_", " ")),
+             "cls": "infl" if (k in infl or k == "gap") else ""} for k in keys]
+    body = []
+    for r in rows:
+        cells = []
+        for k in keys:
+            v = r.get(k)
+            if k == "test_mean":
+                cells.append(_ci(v, r["test_ci"]))
+            elif k == "diff_vs_all":
+                cells.append(_ci(v, r["diff_ci"], sign=True))
+            elif k == "stability":
+                cells.append(_ci(v, r["stability_ci"], digits=2))
+            elif k == "n_selected":
+                lo, hi = r["n_selected_range"]
+                cells.append(f"{v:g}" if lo == hi else f"{v:.3g} ({lo}–{hi})")
+            elif k == "p_value_adj":
+                cells.append("–" if _clean(v) is None else f"{v:.3g}")
+            elif k == "method" and r.get("constant_model", 0) * 2 > result.n_repeats:
+                cells.append(f"{v} (constant model)")
             else:
-                row.append(_fmt(r.get(k), k))
-        body.append(row)
-    return {"columns": cols, "rows": body, "multi": True}
+                cells.append(_fmt(v, k))
+        body.append({"cells": cells, "verdict": r.get("vs_all") or ""})
+    return {"columns": cols, "rows": body}
 
 
 def _fmt(v, key="") -> str:
@@ -248,12 +288,21 @@ def _fmt(v, key="") -> str:
     return str(v)
 
 
-def _pm(mean, std, digits=4) -> str:
-    mean, std = _clean(mean), _clean(std)
+def _ci(mean, ci, *, digits=4, sign=False) -> str:
+    """``mean [lo, hi]`` (an interval of zero width or none: the mean alone)."""
+    mean = _clean(mean)
     if mean is None:
         return "–"
-    text = f"{mean:.{digits}g}" if digits < 4 else _fmt(mean)
-    return text if std is None else f"{text} ± {std:.2g}"
+    lo, hi = (_clean(v) for v in (ci or (None, None)))
+
+    def f(v):
+        v = v + 0.0 if abs(v) >= 5 * 10.0 ** -(digits + 1) else 0.0  # no "-0.00"
+        return (f"{v:+.{digits - 1}f}" if sign else f"{v:.{digits}f}") if digits < 4 else (
+            f"{v:+.3f}" if sign else _fmt(v))
+
+    if lo is None or hi is None or lo == hi:
+        return f(mean)
+    return f"{f(mean)} [{f(lo)}, {f(hi)}]"
 
 
 def report_data(result=None, *, title: str | None = None, tables: dict | None = None,
@@ -262,7 +311,7 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
     """Everything the HTML report shows, as JSON-ready data (no images).
 
     This is also what ``featsieve compare --json`` writes: for a comparison
-    the keys of ``ComparisonResult.to_dict()`` (or ``SeedsComparison.to_dict()``)
+    the keys of ``ComparisonResult.to_dict()``
     come first, unchanged, then ``title``, ``verdict``, ``chart`` (the points of
     the score-against-features chart), ``inflation_columns``, ``tables``,
     ``notes``, ``command``, ``environment`` (package versions) and
@@ -270,7 +319,7 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
 
     Parameters
     ----------
-    result : ComparisonResult, SeedsComparison, InflationResult, ReproduceResult or None
+    result : ComparisonResult, InflationResult, ReproduceResult or None
         An audit (``InflationResult``) contributes its verdict, estimates and
         noise-pool tables; a reproduce result its tables, notes and params.
     title : str or None, default=None
@@ -299,12 +348,12 @@ def report_data(result=None, *, title: str | None = None, tables: dict | None = 
     run_params = {}
     if _is_comparison(result):
         out.update(result.to_dict())
-        runs = _runs(result)
-        run_params.update(runs[0].params)
-        run_params["seeds"] = [r.random_state for r in runs]
+        run_params.update(result.params)
+        run_params["seeds"] = list(result.seeds)
         out["verdict"] = result.verdict()
         out["chart"] = score_vs_features_data(result)
-        out["inflation_columns"] = inflation_columns([r for run in runs for r in run.rows])
+        out["inflation_columns"] = inflation_columns(result.rows)
+        notes = list(result.notes) + notes
         title = title or f"featsieve compare: {result.dataset}"
     elif _is_audit(result):
         out.update(result.to_dict())
@@ -366,8 +415,11 @@ def _close(fig) -> None:
 def score_vs_features_figure(result):
     """Test score against number of selected features, one point per method.
 
-    Error bars are the standard deviation over seeds (both axes) when several
-    seeds ran; the all-features score is a dashed horizontal line.
+    Vertical bars are the 95% interval of the test mean over repeats
+    (corrected resampled t); horizontal bars the range of the number of
+    columns selected. The all-features mean is a dashed line with its
+    interval as a grey band; the baseline (no column) a dotted line. Methods
+    better than all features are drawn filled, worse ones hollow with a cross.
 
     Returns
     -------
@@ -382,31 +434,108 @@ def score_vs_features_figure(result):
     pts = [p for p in d["points"] if p["test"] is not None]
     styles = _styles(len(pts))
     for p, (c, marker) in zip(pts, styles, strict=True):
-        ax.errorbar(p["n_selected"], p["test"], xerr=p["n_selected_std"], yerr=p["test_std"],
-                    fmt=marker, ms=7, color=c, mec="white", mew=0.6, capsize=2.5, elinewidth=1,
+        lo, hi = p["test_ci"]
+        yerr = None if lo is None else [[p["test"] - lo], [hi - p["test"]]]
+        xerr = [[p["n_selected"] - p["n_range"][0]], [p["n_range"][1] - p["n_selected"]]]
+        hollow = p["vs_all"] == "worse"
+        ax.errorbar(p["n_selected"], p["test"], xerr=xerr, yerr=yerr, fmt=marker, ms=7,
+                    color=c, mfc="white" if hollow else c, mec=c if hollow else "white",
+                    mew=1.2 if hollow else 0.6, capsize=2.5, elinewidth=1,
                     ecolor=(*c[:3], 0.45), zorder=3)
     base = d["all"]
     if base is not None and base["test"] is not None:
         ax.axhline(base["test"], color="0.3", ls="--", lw=1.2,
-                   label=f"all {d['n_features']} features")
-        if base["test_std"]:
-            ax.axhspan(base["test"] - base["test_std"], base["test"] + base["test_std"],
-                       color="0.5", alpha=0.12, lw=0)
+                   label=f"all {d['n_features']} features (band: 95% interval)")
+        lo, hi = base["test_ci"]
+        if lo is not None and lo != hi:
+            ax.axhspan(lo, hi, color="0.5", alpha=0.12, lw=0)
+    if d["baseline"] is not None and d["baseline"]["test"] is not None:
+        ax.axhline(d["baseline"]["test"], color="0.5", ls=":", lw=1.2,
+                   label="baseline: no column (majority class / mean)")
     ax.margins(y=0.08)
     if d["n_features"] > 100:  # many columns: a log axis keeps small selections apart
         ax.set_xscale("log")
         ax.set_xlim(left=0.8, right=d["n_features"] * 1.3)
     else:
         ax.set_xlim(left=0, right=d["n_features"] * 1.05 + 1)
-    ax.set_xlabel("number of selected features")
+    ax.set_xlabel("number of selected features (mean over repeats; bars: range)")
     better = "higher" if d["greater_is_better"] else "lower"
     ax.set_ylabel(f"test {d['metric']} ({better} is better)")
     ax.grid(True, alpha=0.3)
     if base is not None:
         ax.legend(fontsize=8, loc="lower right")
     _label_points(ax, pts, styles)
-    seeds = f"mean ± sd over {d['n_runs']} seeds" if d["n_runs"] > 1 else "one seed"
-    return (f"Test {d['metric']} against number of features ({seeds})", fig)
+    reps = (f"mean and 95% interval over {d['n_repeats']} repeats" if d["n_repeats"] > 1
+            else "one repeat")
+    return (f"Test {d['metric']} against number of features ({reps})", fig)
+
+
+def selection_frequency_figure(result):
+    """Heat map: columns (rows of the map) x methods, the share of repeats selecting each.
+
+    Returns
+    -------
+    title : str
+    fig : matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    d = selection_frequency_data(result)
+    n_c, n_m = len(d["columns"]), len(d["methods"])
+    fig = Figure(figsize=(max(5.0, 1.5 + 0.42 * n_m), max(2.6, 1.6 + 0.2 * n_c)),
+                 layout="constrained")
+    ax = fig.add_subplot()
+    if n_c == 0 or n_m == 0:
+        ax.text(0.5, 0.5, "no method selected any column", ha="center", va="center")
+        ax.set_axis_off()
+        return ("Selection frequency", fig)
+    im = ax.imshow(d["frequency"], aspect="auto", cmap="Blues", vmin=0, vmax=1,
+                   interpolation="nearest")
+    ax.set_yticks(range(n_c), d["columns"], fontsize=7)
+    labels = [m if s is None else f"{m}\n{s + 0.0 if abs(s) >= 0.005 else 0.0:.2f}" for m, s in
+              zip(d["methods"], d["stability"], strict=True)]
+    ax.set_xticks(range(n_m), labels, fontsize=7.5, rotation=90)
+    ax.xaxis.tick_top()
+    ax.set_xlabel("method (and the stability of its selection)", fontsize=8)
+    ax.xaxis.set_label_position("top")
+    cb = fig.colorbar(im, ax=ax, shrink=min(1.0, 12 / max(n_c, 1)), aspect=15, pad=0.02,
+                      anchor=(0.0, 1.0))
+    cb.set_label(f"share of {d['n_repeats']} repeats selecting the column", fontsize=8)
+    more = f"; {d['n_hidden']} less often selected columns not shown" if d["n_hidden"] else ""
+    return (f"Selection frequency: how often each method kept each column{more}", fig)
+
+
+def score_distribution_figure(result):
+    """Each method's test score in every repeat, with all features as a reference line.
+
+    Returns
+    -------
+    title : str
+    fig : matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    d = score_distribution_data(result)
+    n = len(d["methods"])
+    fig = Figure(figsize=(9, max(2.6, 0.9 + 0.28 * n)), layout="constrained")
+    ax = fig.add_subplot()
+    ypos = np.arange(n)[::-1]
+    colors = {"better": "tab:green", "worse": "tab:red"}
+    for y, sc, v in zip(ypos, d["scores"], d["vs_all"], strict=True):
+        c = colors.get(v, "tab:blue")
+        ax.scatter(sc, np.full(len(sc), y), s=22, color=c, alpha=0.75, zorder=3, lw=0)
+        ax.plot([np.mean(sc)], [y], marker="|", ms=14, mew=2, color=c, zorder=4)
+    if d["all_mean"] is not None:
+        ax.axvline(d["all_mean"], color="0.3", ls="--", lw=1.2,
+                   label="all features (mean over repeats)")
+        ax.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    ax.set_yticks(ypos, d["methods"], fontsize=8)
+    better = "higher" if d["greater_is_better"] else "lower"
+    ax.set_xlabel(f"test {d['metric']} in each repeat ({better} is better; tick: mean)")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_ylim(-0.7, n - 0.3)
+    return ("Test scores per repeat (green: better than all features, red: worse, "
+            "blue: not distinguishable)", fig)
 
 
 def _styles(n):
@@ -476,8 +605,13 @@ def _label_points(ax, pts, styles):
 def method_figures(result) -> tuple[list, list]:
     """Method-specific figures named by the method table (``MethodSpec.figures``).
 
-    For each fitted selector (of the first seed when several ran), the
-    ``"module:function"`` of its table row is imported on demand and called as
+    For each fitted selector of the first repeat, the ``"module:function"`` of
+    its table row is imported on demand and called as
+    ``function(method, selector, support=..., cut=...)``: ``support`` is the
+    selection the table reports for that repeat (after tuning on model-val)
+    and ``cut`` the chosen value (``{"n_features": 10}``, ``{"slack": 0.01}``;
+    None without tuning), so the figure shows what the table reports, not the
+    selector's own default. A function that takes neither is called as
     ``function(method, selector)``. Methods not in the table give no figure.
 
     Returns
@@ -487,11 +621,12 @@ def method_figures(result) -> tuple[list, list]:
         One line per family module that failed while drawing (the report
         still gets written; the line is shown under "Notes").
     """
-    runs = _runs(result)
-    if not runs or not hasattr(runs[0], "selectors"):
+    if not hasattr(result, "selectors"):
         return [], []
     out, problems = [], []
-    for method, sel in runs[0].selectors.items():
+    supports = getattr(result, "supports", {})
+    cuts = getattr(result, "tuned_cuts", {})
+    for method, sel in result.selectors.items():
         from .._registry import get_method
 
         try:
@@ -508,14 +643,29 @@ def method_figures(result) -> tuple[list, list]:
         fn = getattr(mod, fname or "figures", None)
         if fn is None:
             continue
+        kw = {}
+        params = _parameters(fn)
+        if "support" in params and method in supports:
+            kw["support"] = np.asarray(supports[method], bool)
+        if "cut" in params:
+            kw["cut"] = cuts.get(method)
         try:
-            figs = list(fn(method, sel))
+            figs = list(fn(method, sel, **kw))
         except Exception as exc:  # a family's plot must not cost the user the whole report
             problems.append(f"figures for {method} failed: {type(exc).__name__}: {exc}")
             continue
         for title, fig in figs:
             out.append((method, title, fig))
     return out, problems
+
+
+def _parameters(fn) -> set:
+    import inspect
+
+    try:
+        return set(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):  # pragma: no cover
+        return set()
 
 
 # ---------------------------------------------------------------- writing
@@ -554,7 +704,8 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
     -------
     html : str
         Sections (``<section id=...>``): ``summary``, ``comparison`` (the table),
-        ``score-vs-features`` (chart), ``method-figures``, ``inflation`` (only
+        ``score-vs-features`` (chart), ``score-distribution`` (every repeat's
+        test score), ``selection-frequency`` (heat map), ``method-figures``, ``inflation`` (only
         when the rows carry inflation columns), ``tables``, ``figures``,
         ``notes``, ``run`` (parameters and seeds), ``data`` (fingerprint) and
         ``environment`` (package versions). Sections without content are left
@@ -563,7 +714,7 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
     data = report_data(result, title=title, tables=tables, notes=notes, params=params,
                        command=command, fingerprint=fingerprint, dataset=dataset)
     ctx = {"d": data, "table": None, "chart": None, "method_figs": [], "inflation": None,
-           "runs_detail": [], "extra_figs": []}
+           "runs_detail": None, "extra_figs": [], "heatmap": None, "distribution": None}
     notes_out = list(data["notes"])
     if _is_comparison(result):
         ctx["table"] = _table(result)
@@ -574,30 +725,26 @@ def render_report(result=None, *, title: str | None = None, tables: dict | None 
         ctx["method_figs"] = [{"method": m, "title": t, "png": figure_to_base64(f)}
                               for m, t, f in figs]
         notes_out += problems
-        runs = _runs(result)
-        rows_all = [r for run in runs for r in run.rows]
+        t, fig = selection_frequency_figure(result)
+        ctx["heatmap"] = {"title": t, "png": figure_to_base64(fig, dpi=100)}
+        t, fig = score_distribution_figure(result)
+        ctx["distribution"] = {"title": t, "png": figure_to_base64(fig, dpi=100)}
         infl = data["inflation_columns"]
         if infl:
+            keys = ["selection_score", "test_mean", "gap"] + infl
             ctx["inflation"] = {
                 "help": [(k, COLUMN_HELP[k]) for k in ["gap"] + infl if k in COLUMN_HELP],
-                "columns": ["method", "seed", "selection_score", "test_score", "gap"] + infl,
-                "rows": [[r["method"], str(run.random_state)] + [_fmt(r.get(k), k) for k in
-                          ["selection_score", "test_score", "gap"] + infl]
-                         for run in runs for r in run.rows],
+                "columns": ["method"] + keys,
+                "rows": [[r["method"]] + [_fmt(r.get(k), k) for k in keys]
+                         for r in result.rows],
             }
-            if len(runs) == 1:  # one seed: the seed is in the summary already
-                ctx["inflation"]["columns"].pop(1)
-                for row in ctx["inflation"]["rows"]:
-                    row.pop(1)
-        if len(runs) > 1:
-            ctx["runs_detail"] = [
-                {"seed": run.random_state,
-                 "rows": [[r["method"], str(r["n_selected"]), _fmt(r["test_score"]),
-                           _fmt(r.get("gap")), r.get("tuned") or ""] for r in run.rows]}
-                for run in runs]
-        ctx["selected"] = [{"method": r["method"], "columns": ", ".join(r["selected"])}
-                           for r in runs[0].rows if r["method"] != "all"]
-        del rows_all
+        ctx["runs_detail"] = {
+            "seeds": list(result.seeds),
+            "rows": [[r["method"]] + [f"{_fmt(x['test_score'])} ({x['n_selected']}"
+                                      f"{', ' + x['tuned'] if x['tuned'] else ''})"
+                                      for x in r["repeats"]] for r in result.rows]}
+        ctx["selected"] = [{"method": r["method"], "columns": ", ".join(r["selected"]) or "–"}
+                           for r in result.rows if r["method"] not in ("all", "baseline")]
     else:
         ctx["selected"] = []
         for f in data.get("figures", []):
@@ -627,6 +774,8 @@ def _facts(d: dict) -> list:
             facts.append((key, d[key]))
     if "greater_is_better" in d:
         facts.append(("better", "higher" if d["greater_is_better"] else "lower"))
+    if d.get("n_repeats"):
+        facts.append(("repeats", str(d["n_repeats"])))
     if d.get("seeds"):
         facts.append(("seeds", ", ".join(map(str, d["seeds"]))))
     elif "random_state" in d:
@@ -651,7 +800,7 @@ def write_report(path, result=None, **kwargs) -> Path:
     path : str or path-like
         Destination (``.html``); parent directories are created.
     result
-        A ``ComparisonResult``, ``SeedsComparison``, ``ReproduceResult`` or None.
+        A ``ComparisonResult``, ``InflationResult``, ``ReproduceResult`` or None.
     **kwargs
         ``title``, ``tables``, ``notes``, ``params``, ``command``, ``figures``,
         ``fingerprint``, ``dataset``: see :func:`render_report`.
@@ -669,14 +818,6 @@ def write_report(path, result=None, **kwargs) -> Path:
     if out.is_dir():
         raise ValueError(f"{out} is a directory; give a file name such as report.html.")
     html = render_report(result, **kwargs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(html)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; a report is for sharing
-        os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_write(out) as tmp:
+        tmp.write_text(html, encoding="utf-8")
     return out

@@ -89,8 +89,11 @@ def convergence_plot_data(selectors: dict) -> dict:
     return out
 
 
-def figures(method, selector):
+def figures(method, selector, support=None):
     """The genetic family's figures for a fitted FASTENER or POSS.
+
+    ``support`` (the front item ``compare`` chose on model-val) is the item
+    circled as selected; None circles the selector's own choice.
 
     Returns
     -------
@@ -102,6 +105,12 @@ def figures(method, selector):
     from matplotlib.figure import Figure
 
     d = front_plot_data(selector)
+    if support is not None:  # the item the comparison's row reports
+        k = int(np.sum(support))
+        front = selector.pareto_front_
+        row = front[front["size"] == k]
+        d["selected_size"] = k
+        d["selection_score"] = float(row["score"].iloc[0]) if len(row) else float("nan")
     fig = Figure(figsize=(6.4, 4.2))
     ax = fig.subplots()
     cmap = __import__("matplotlib").colormaps["viridis"]

@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ["lars_path_plot_data", "plot_lars_path", "figures"]
 
 
-def lars_path_plot_data(selector, *, max_lines: int = 30) -> dict:
+def lars_path_plot_data(selector, *, max_lines: int = 30, support=None) -> dict:
     """The series behind the LARS path plot, from a fitted HSIC/NOCCO Lasso.
 
     Parameters
@@ -21,6 +21,9 @@ def lars_path_plot_data(selector, *, max_lines: int = 30) -> dict:
     max_lines : int, default=30
         At most this many features are drawn (those with the largest
         coefficient anywhere on the path; selected ones always).
+    support : array-like of bool or None, default=None
+        The selection to highlight (e.g. the k ``compare`` tuned, read off the
+        same path); None: the selector's own.
 
     Returns
     -------
@@ -34,6 +37,9 @@ def lars_path_plot_data(selector, *, max_lines: int = 30) -> dict:
     d = path.shape[0]
     names = list(getattr(selector, "feature_names_in_", [f"x{i}" for i in range(d)]))
     sel = [int(j) for j in selector.selected_order_]
+    if support is not None:
+        chosen = set(np.flatnonzero(support).tolist())
+        sel = [j for j in sel if j in chosen] + sorted(chosen - set(sel))
     peak = np.abs(path).max(axis=1)
     others = [int(j) for j in np.argsort(-peak, kind="stable") if peak[j] > 0 and j not in sel]
     show = sel + others[: max(0, max_lines - len(sel))]
@@ -67,10 +73,15 @@ def plot_lars_path(data: dict, *, title: str | None = None, ax=None):
     return fig
 
 
-def figures(method: str, selector) -> list:
-    """Report figures for a fitted kernel-family selector (empty when it has no path)."""
+def figures(method: str, selector, support=None) -> list:
+    """Report figures for a fitted kernel-family selector (empty when it has no path).
+
+    ``support``: the selection the comparison reports (its columns are the
+    highlighted lines); None: the selector's own.
+    """
     if not hasattr(selector, "path_") or not hasattr(selector, "selected_order_"):
         return []
-    data = lars_path_plot_data(selector)
-    return [(f"{method}: LARS coefficient path",
-             plot_lars_path(data, title=f"{method}: coefficient path"))]
+    data = lars_path_plot_data(selector, support=support)
+    k = len(data["selected"])
+    return [(f"{method}: LARS coefficient path ({k} selected)",
+             plot_lars_path(data, title=f"{method}: coefficient path, {k} selected"))]

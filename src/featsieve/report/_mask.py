@@ -91,8 +91,12 @@ def plot_loss(data: dict, *, title: str | None = None, ax=None):
     return fig
 
 
-def figures(method: str, selector) -> list:
+def figures(method: str, selector, cut=None) -> list:
     """The family's figures for a fitted selector.
+
+    ``cut`` (``{"slack": mu}`` or ``{"n_features": eta}``, as ``compare`` tuned
+    it) draws the run that choice makes on the selector's path; None draws the
+    selector's own run.
 
     Returns
     -------
@@ -100,10 +104,12 @@ def figures(method: str, selector) -> list:
         ``("remaining features vs iteration", fig)`` and
         ``("validation loss vs iteration", fig)``.
     """
-    data = mask_plot_data(selector)
+    cut = cut or {}
+    data = mask_plot_data(selector, slack=cut.get("slack"), n_features=cut.get("n_features"))
+    how = "".join(f", {'mu' if k == 'slack' else 'eta'}={v:g}" for k, v in cut.items())
     return [
         ("remaining features vs iteration",
-         plot_remaining(data, title=f"{method}: remaining features vs iteration")),
+         plot_remaining(data, title=f"{method}: remaining features vs iteration{how}")),
         ("validation loss vs iteration",
-         plot_loss(data, title=f"{method}: validation loss vs iteration")),
+         plot_loss(data, title=f"{method}: validation loss vs iteration{how}")),
     ]

@@ -12,7 +12,7 @@ import numpy as np
 __all__ = ["pclfs_plot_data", "figures"]
 
 
-def pclfs_plot_data(selector, rfecv=None) -> dict:
+def pclfs_plot_data(selector, rfecv=None, max_score_drop=None) -> dict:
     """Everything the PCLFS figure shows, computed from fitted selectors.
 
     Parameters
@@ -20,6 +20,9 @@ def pclfs_plot_data(selector, rfecv=None) -> dict:
     selector : fitted :class:`featsieve.PCLFS`
     rfecv : fitted ``sklearn.feature_selection.RFECV`` or None, default=None
         When given, its cross-validated curve is returned for the side panel.
+    max_score_drop : float or None, default=None
+        T of the PCLFS-ext pick (e.g. the one ``compare`` tuned); None: the
+        selector's own.
 
     Returns
     -------
@@ -35,7 +38,8 @@ def pclfs_plot_data(selector, rfecv=None) -> dict:
     from ..pca._pclfs import _extended_details
 
     g = np.asarray(selector.grid_scores_, dtype=float)
-    det = _extended_details(g, selector.max_score_drop)
+    T = selector.max_score_drop if max_score_drop is None else max_score_drop
+    det = _extended_details(g, T)
     data = {
         "sizes": np.arange(1, g.size + 1),
         "scores": g,
@@ -45,7 +49,7 @@ def pclfs_plot_data(selector, rfecv=None) -> dict:
         "n_ext": det["size"],
         "score_ext": float(g[det["size"] - 1]),
         "threshold": det["threshold"],
-        "max_score_drop": float(selector.max_score_drop),
+        "max_score_drop": float(T),
         "local_maxima": det["local_maxima"],
         "gradients": det["gradients"],
         "accepted": det["accepted"],
@@ -61,7 +65,7 @@ def pclfs_plot_data(selector, rfecv=None) -> dict:
     return data
 
 
-def figures(method, selector, rfecv=None):
+def figures(method, selector, rfecv=None, cut=None):
     """Draw the PCLFS grid-score figure.
 
     Parameters
@@ -71,6 +75,9 @@ def figures(method, selector, rfecv=None):
     selector : fitted :class:`featsieve.PCLFS`
     rfecv : fitted RFECV or None, default=None
         Adds a second panel with RFECV's curve and its pick.
+    cut : dict or None, default=None
+        ``{"max_score_drop": T}`` as ``compare`` tuned it: the PCLFS-ext pick
+        drawn is the one the table reports.
 
     Returns
     -------
@@ -81,7 +88,7 @@ def figures(method, selector, rfecv=None):
     """
     from matplotlib.figure import Figure  # no pyplot: no global figure state
 
-    d = pclfs_plot_data(selector, rfecv)
+    d = pclfs_plot_data(selector, rfecv, max_score_drop=(cut or {}).get("max_score_drop"))
     ncols = 2 if rfecv is not None else 1
     fig = Figure(figsize=(6.2 * ncols, 4.2))
     axes = fig.subplots(1, ncols, squeeze=False)
