@@ -259,17 +259,22 @@ def case_B19(name):
 
 
 def case_B20(name):
+    # handled as a categorical column (codes of its categories; issue 16), never one-hot dummies
     X, y = _case("B20")
     before = X.copy()
-    with pytest.raises(ValueError, match="'cat'"):
-        build(name, "classification").fit(X, y)
+    sel = _fit_quiet(build(name, "classification"), X, y)
     pd.testing.assert_frame_equal(X, before)
+    assert sel.columns_.kinds[list(X.columns).index("cat")] == "categorical"
+    assert set(sel.get_feature_names_out()) <= set(X.columns)
+    out = sel.transform(X)
+    if "cat" in list(sel.get_feature_names_out()):
+        assert out["cat"].dtype == "category"
 
 
 def case_B22(name):
-    pytest.skip("unsupervised quasi-constant filter (no target); featsieve rejects the "
-                "object/category columns with an error naming them (B20) and treats all-NaN "
-                "columns as constant: test_constant_rule_rounding, test_all_nan_and_categorical")
+    pytest.skip("unsupervised quasi-constant filter (no target); featsieve reads object/"
+                "category/Int64 columns by kind (B20, tests/test_tables.py) and treats all-NaN "
+                "columns and one-category columns as constant: test_all_nan_and_categorical")
 
 
 def case_B24(name):
@@ -385,16 +390,15 @@ def test_constant_rule_rounding(n):
     np.testing.assert_array_equal(constant_columns(ints), [True, False])
 
 
-def test_all_nan_and_categorical_named():
+def test_all_nan_and_categorical_constant_named():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"num": rng.normal(size=30), "other": rng.normal(size=30)})
     y = (X["num"] > 0).astype(int)
-    Xc = X.assign(cat=pd.Categorical(["u"] * 30))
-    with pytest.raises(ValueError, match="'cat'"):
-        featsieve.UnivariateFilter("cc").fit(Xc, y)
-    Xn = X.assign(all_nan=np.nan)
-    with pytest.raises(ValueError, match="'all_nan'"):
-        featsieve.UnivariateFilter("cc").fit(Xn, y)
+    Xc = X.assign(cat=pd.Categorical(["u"] * 28 + [None, None]),
+                  n=pd.array([4] * 29 + [None], dtype="Int64"), all_nan=np.nan)
+    with pytest.warns(featsieve.ConstantFeatureWarning, match="'cat', 'n', 'all_nan'"):
+        sel = featsieve.UnivariateFilter("cc", n_features_to_select=2).fit(Xc, y)
+    assert not sel.support_[2:].any() and np.isfinite(sel.scores_).all()
 
 
 @pytest.mark.parametrize("name", METHODS)

@@ -23,18 +23,21 @@ def _df(n=60, seed=0):
     return X, y
 
 
-def test_nan_error_names_the_column():
+def test_nan_handled_and_counted():
     X, y = _df()
     X.loc[3, "c"] = np.nan
+    sel = UnivariateFilter("cc").fit(X, y)
+    assert sel.columns_.n_missing.tolist() == [0, 0, 1, 0]
     with pytest.raises(ValueError, match="'c'"):
-        UnivariateFilter("cc").fit(X, y)
+        validate_X(X, allow_nan=False)
 
 
-def test_non_numeric_column_named():
+def test_text_column_is_categorical():
     X, y = _df()
-    X["city"] = "x"
-    with pytest.raises(ValueError, match="non-numeric.*'city'"):
-        UnivariateFilter("cc").fit(X, y)
+    X["city"] = np.where(X["a"] > 0, "x", "z")
+    sel = UnivariateFilter("cc", n_features_to_select=1).fit(X, y)
+    assert sel.columns_.kinds[-1] == "categorical"
+    assert sel.scores_[-1] == pytest.approx(1.0)  # Cramér's V of a copy of the class
 
 
 def test_single_class_rejected():

@@ -4,17 +4,32 @@ A selector writes ``_fit(X, y, **fit_params)`` and sets ``support_`` (and,
 where they mean something, ``scores_``, ``ranking_``, ``history_``) for the
 columns it was given; :class:`BaseSelector` does everything else once:
 parameter checks, the validation of X and y (:mod:`featsieve._validation`),
-task detection and label encoding, the constant-column policy, feature names,
-and the scikit-learn ``transform``/``get_feature_names_out``/``set_output``
-machinery that :class:`~sklearn.feature_selection.SelectorMixin` provides.
+the column kinds (numbers, booleans, categories/text, dates) and their
+encoding, missing values (the method's declared strategy, ``_missing``),
+task detection and label encoding, the constant- and ID-column policy,
+feature names, and ``transform``/``get_feature_names_out``/``set_output``
+(scikit-learn's :class:`~sklearn.feature_selection.SelectorMixin`; a table
+with text, categories, dates or nullable columns comes back as the selected
+original columns, dtypes unchanged).
+
+One encoded column per original column: ``_fit`` receives a float matrix in
+which a categorical column holds its category codes ``0..k-1`` (the order of
+``columns_.categories``), a boolean 0/1 and a date its days since 1970
+(:func:`featsieve._validation.encode_columns`), so every method selects among
+the original columns and never among dummies. A family that needs to know
+which columns are categories reads ``self._fit_categorical`` (or
+``self._fit_discrete``, categories and booleans) and says in its docstring
+what it does with them.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import _check_feature_names, check_is_fitted
@@ -24,7 +39,10 @@ from ._validation import (
     DuplicateFeatureWarning,
     FewerFeaturesWarning,
     _names_str,
+    check_same_columns,
     resolve_n_features,
+    take_rows,
+    to_pandas,
     validate_X,
     validate_Xy,
 )
@@ -61,9 +79,23 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         first such column; -1 otherwise. Copies are a tie broken by column
         order: only the first of a group can be selected.
     n_features_selected_ : int
+    columns_ : ColumnDescription
+        The kind of every input column (``columns_.to_frame()``), the
+        categories seen in training, the missing rows per column and the
+        ID-like columns left out (never selected).
 
     Notes
     -----
+    Missing values (NaN, None, ``pd.NA``, ``NaT``) are handled by the
+    subclass's strategy ``_missing``: ``"impute"`` fills them before ``_fit``
+    (numeric, boolean and date columns with the training median; a
+    categorical column's missing rows become a category of their own, code
+    ``k``) and fills validation rows with the same values; ``"native"`` keeps
+    NaN; ``"model"`` keeps NaN when the method's model takes it (its
+    scikit-learn tags say ``allow_nan``: LightGBM, scikit-learn trees and
+    forests, and the method's default model when ``estimator`` is None) and
+    imputes otherwise. A category not seen in training is missing.
+
     Constant columns and exact copies are removed before ``_fit`` when
     ``_drop_constant`` is True (methods that must pass every column to a model,
     such as GBMO with a prefit model, set it to False; the base class still
@@ -75,24 +107,44 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     _min_per_class: int = 2
     _drop_constant: bool = True
     _keep_sparse: bool = False  # True: _fit receives scipy sparse input unchanged
+    _missing: str = "impute"  # "impute", "native" or "model" (see Notes)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.input_tags.allow_nan = True  # handled by the strategy ``_missing``
         # sparse input is accepted: expanded to dense within MAX_DENSE_BYTES
         # (featsieve._validation), or kept sparse for methods that set _keep_sparse
         tags.input_tags.sparse = True
         return tags
 
     # ------------------------------------------------------------------ fit
-    def fit(self, X, y, X_val=None, y_val=None, **fit_params):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("support_at")
+        if own is not None and not getattr(own, "_closes_groups", False):
+            # a path selector's own cut answers per column; column groups close it
+            @functools.wraps(own)
+            def support_at(self, **cut):
+                return self._close_groups(own(self, **cut))
+
+            support_at._closes_groups = True
+            cls.support_at = support_at
+
+    def fit(self, X, y, X_val=None, y_val=None, *, columns=None, categorical=None, numeric=None,
+            column_groups=None, **fit_params):
         """Fit the selector.
 
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
+            Numbers (pandas nullable ``Int64``/``Float64`` too), booleans,
+            categories and text (``category``, object, ``str``,
+            ``string[pyarrow]``) and dates (naive or tz-aware); missing values
+            allowed. ID-like columns are left out with a warning.
         y : array-like of shape (n_samples,)
-            Class labels (any type) or numbers.
+            Class labels (any type) or numbers; rows whose target is missing are
+            left out with one warning giving their count.
         X_val, y_val : array-like, default=None
             Validation rows for the methods that read their own validation
             score (forward, GBMO/FLBMO, FASTENER/POSS); without them such a
@@ -101,6 +153,19 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             ``Pipeline.fit(X, y, X_val=..., y_val=...)`` pass them on (with
             ``Pipeline(..., transform_input=["X_val"])`` the earlier steps
             transform ``X_val`` too).
+        columns : ColumnDescription or None, default=None
+            The columns' kinds read before
+            (:func:`featsieve._validation.describe_columns`; ``compare`` reads them once
+            for the whole table); None reads them from ``X``.
+        categorical, numeric : list of column labels or None, default=None
+            Read these columns as categories / numbers whatever their dtype
+            (ignored when ``columns`` is given). A column named here is never left
+            out as ID-like.
+        column_groups : dict of {str: list of column labels} or None, default=None
+            Columns that are one unit (mlxtend's ``feature_groups``): a group is
+            kept whole when the method keeps any of its columns, and dropped
+            whole otherwise (``support_`` and ``support_at``; the method itself
+            scores the columns one by one). Stored as ``column_groups_``.
         **fit_params : dict
             Passed to the method.
 
@@ -144,7 +209,11 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             min_per_class=self._min_per_class,
             accept_sparse=self._keep_sparse,
             dtype=self._input_dtype(),
+            columns=columns,
+            categorical=categorical,
+            numeric=numeric,
         )
+        self.columns_ = data.columns
         self.n_features_in_ = data.X.shape[1]
         self.task_ = data.task
         if data.task == "classification":
@@ -176,13 +245,20 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                 DuplicateFeatureWarning,
                 stacklevel=2,
             )
-        never = data.constant | dup
-        usable = ~never if self._drop_constant else np.ones(data.X.shape[1], bool)
+        never = data.constant | dup | data.columns.left_out
+        if never.all():
+            raise ValueError("Every feature column is constant, a copy or ID-like; there is "
+                             "nothing to select.")
+        usable = ~never if self._drop_constant else ~data.columns.left_out
         self._usable = usable
         X_fit = data.X[:, usable] if not usable.all() else data.X
+        self._missing_fill = self._missing_fill_values(X_fit, data.columns.n_missing[usable])
+        X_fit = self._impute(X_fit)
+        self._group_of = self._resolve_groups(column_groups, data.feature_names)
+        self._never = never
         self._fit(X_fit, data.y, **fit_params)
         self._expand_fitted(usable)
-        self.support_ = np.asarray(self.support_, dtype=bool) & ~never
+        self.support_ = self._close_groups(np.asarray(self.support_, dtype=bool) & ~never)
         self.n_features_selected_ = int(self.support_.sum())
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
@@ -190,6 +266,132 @@ class BaseSelector(SelectorMixin, BaseEstimator):
 
     def _fit(self, X, y, **fit_params):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # -------------------------------------------------------- column groups
+    def _resolve_groups(self, groups, names):
+        """Group index of every column (-1: none); sets ``column_groups_``."""
+        group_of = np.full(len(names), -1, dtype=np.int64)
+        self.column_groups_ = {}
+        if not groups:
+            return group_of
+        pos = {n: i for i, n in enumerate(names)}
+        pos.update({str(n): i for i, n in enumerate(names) if str(n) not in pos})
+        for g, (name, members) in enumerate(dict(groups).items()):
+            members = [members] if isinstance(members, str) else list(members)
+            unknown = [m for m in members if m not in pos]
+            if unknown:
+                raise ValueError(f"column_groups[{name!r}] names columns that are not in X: "
+                                 f"{_names_str(unknown)}.")
+            for m in members:
+                if group_of[pos[m]] >= 0:
+                    raise ValueError(f"Column {m!r} is in two column groups; give each column "
+                                     "one group.")
+                group_of[pos[m]] = g
+            self.column_groups_[name] = [names[pos[m]] for m in members]
+        return group_of
+
+    def _close_groups(self, support):
+        """``support`` with every group kept whole when any of its columns is kept."""
+        group_of = getattr(self, "_group_of", None)
+        support = np.asarray(support, dtype=bool)
+        if group_of is None or not (group_of >= 0).any():
+            return support
+        hit = np.unique(group_of[support & (group_of >= 0)])
+        return (support | np.isin(group_of, hit)) & ~self._never
+
+    def scores_table(self, support=None) -> pd.DataFrame:
+        """Every input column with its kind, score, rank and whether it is kept.
+
+        Parameters
+        ----------
+        support : array-like of bool or None, default=None
+            The support to report (e.g. ``support_at(...)``); None: ``support_``.
+
+        Returns
+        -------
+        table : DataFrame with one row per input column
+            ``column``, ``kind``, ``selected``, ``score`` (``scores_``, higher is more
+            relevant; NaN when the method has none), ``rank`` (``ranking_``, 1 is best;
+            NaN when none), ``n_missing``, ``group`` and ``note`` (why a column
+            cannot be selected: constant, a copy, ID-like).
+        """
+        check_is_fitted(self, "support_")
+        d = self.n_features_in_
+        support = self.support_ if support is None else np.asarray(support, dtype=bool)
+        scores = getattr(self, "scores_", None)
+        ranking = getattr(self, "ranking_", None)
+        labels = getattr(self, "_column_labels", None) or self._all_feature_names
+        group_name = {i: g for i, g in enumerate(getattr(self, "column_groups_", {}))}
+        notes = []
+        for j in range(d):
+            if self.constant_features_[j]:
+                notes.append("constant")
+            elif self.duplicate_of_[j] >= 0:
+                notes.append(f"copy of {labels[self.duplicate_of_[j]]!s}")
+            else:
+                notes.append(self.columns_.notes.get(j, ""))
+        return pd.DataFrame({
+            "column": list(labels),
+            "kind": list(self.columns_.kinds),
+            "selected": support,
+            "score": np.full(d, np.nan) if scores is None else np.asarray(scores, float),
+            "rank": np.full(d, np.nan) if ranking is None else np.asarray(ranking, float),
+            "n_missing": self.columns_.n_missing,
+            "group": [group_name.get(g, "") for g in self._group_of],
+            "note": notes,
+        })
+
+    # ------------------------------------------------------- missing values
+    def _missing_strategy(self) -> str:
+        """``"impute"`` or ``"native"``: the class's ``_missing``, resolved for its model."""
+        if self._missing != "model":
+            return self._missing
+        est = getattr(self, "estimator", None)
+        if est is None:  # the methods' default models (LightGBM, scikit-learn trees) take NaN
+            return "native"
+        from sklearn.utils import get_tags
+
+        try:
+            return "native" if get_tags(est).input_tags.allow_nan else "impute"
+        except (AttributeError, TypeError, ValueError):  # pragma: no cover - odd estimators
+            return "impute"
+
+    def _missing_fill_values(self, X, n_missing):
+        """Per fit column: the value a missing cell takes (None: NaN kept, or nothing missing)."""
+        if self._missing_strategy() == "native" or not np.any(n_missing):
+            return None
+        kinds = self.columns_.kinds[self._usable]
+        idx = np.flatnonzero(self._usable)
+        fill = np.zeros(X.shape[1])
+        for j in np.flatnonzero(n_missing):
+            if kinds[j] == "categorical":
+                fill[j] = len(self.columns_.categories[idx[j]])  # "missing": a code of its own
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN column
+                    med = np.nanmedian(X[:, j])
+                fill[j] = med if np.isfinite(med) else 0.0
+        return fill
+
+    def _impute(self, X):
+        """``X`` with its missing cells filled by ``_missing_fill`` (a copy when any is)."""
+        fill = getattr(self, "_missing_fill", None)
+        if fill is None or hasattr(X, "tocsr"):
+            return X
+        holes = np.isnan(X)
+        if not holes.any():
+            return X
+        return np.where(holes, fill.astype(X.dtype), X)
+
+    @property
+    def _fit_categorical(self) -> np.ndarray:
+        """Bool mask over the columns ``_fit`` receives: categorical ones (codes 0..k-1)."""
+        return self.columns_.categorical[self._usable]
+
+    @property
+    def _fit_discrete(self) -> np.ndarray:
+        """Bool mask over the columns ``_fit`` receives: categorical or boolean ones."""
+        return self.columns_.discrete[self._usable]
 
     def _input_dtype(self):
         """dtype ``_fit`` receives X in (see :func:`featsieve._validation.validate_X`).
@@ -229,7 +431,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         Returns the usable columns of ``X_val`` and ``y_val`` encoded with the
         training classes.
         """
-        from ._validation import check_same_columns, encode_target
+        from ._validation import encode_target
 
         expected = getattr(self, "feature_names_in_", None)
         if expected is None:
@@ -237,23 +439,31 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if expected is not None and hasattr(X_val, "columns"):
             check_same_columns(list(expected), list(X_val.columns), "X_val", "X",
                                "X_val[list(X.columns)]")
-        tags = self.__sklearn_tags__()
-        Xv = validate_X(X_val, allow_nan=tags.input_tags.allow_nan, dtype=self._input_dtype())
+        X_val, y_val = to_pandas(X_val), to_pandas(y_val)
+        n_cols = X_val.shape[1] if hasattr(X_val, "shape") and len(X_val.shape) == 2 else None
+        if n_cols is not None and n_cols != self.n_features_in_:
+            raise ValueError(f"X_val has {n_cols} columns; X has {self.n_features_in_}.")
+        y_arr = y_val.to_numpy() if hasattr(y_val, "to_numpy") else np.asarray(y_val)
+        keep = ~pd.isna(y_arr) if y_arr.ndim == 1 else None
+        if keep is not None and not keep.all():
+            warnings.warn(f"y_val is missing on {int((~keep).sum())} rows; those rows are left "
+                          "out.", UserWarning, stacklevel=3)
+            X_val, y_arr = take_rows(X_val, np.flatnonzero(keep)), y_arr[keep]
+        Xv = validate_X(X_val, dtype=self._input_dtype(), columns=self.columns_)
         if Xv.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X_val has {Xv.shape[1]} columns; X has {self.n_features_in_}."
             )
         if self.task_ == "classification":
-            y_arr = np.asarray(y_val)
             unknown = np.setdiff1d(np.unique(y_arr), self.classes_)
             if unknown.size:
                 raise ValueError(f"y_val has classes not seen in y: {unknown.tolist()}.")
             yv = np.searchsorted(self.classes_, y_arr)
         else:
-            yv, _ = encode_target(y_val, "regression", target_name="y_val")
+            yv, _ = encode_target(y_arr, "regression", target_name="y_val")
         if len(yv) != Xv.shape[0]:
             raise ValueError("X_val and y_val have different numbers of rows.")
-        return Xv[:, self._usable], yv
+        return self._impute(Xv[:, self._usable]), yv
 
     def _expand_fitted(self, usable: np.ndarray) -> None:
         """Map per-column fitted attributes from the usable columns to all."""
@@ -310,12 +520,53 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         else:
             raise AttributeError(
                 f"{type(self).__name__} has no ranking_ or scores_: it gives one support only.")
-        never = getattr(self, "constant_features_", np.zeros(len(order), bool)) | (
-            getattr(self, "duplicate_of_", np.full(len(order), -1)) >= 0)
+        never = getattr(self, "_never", None)
+        if never is None:
+            never = getattr(self, "constant_features_", np.zeros(len(order), bool)) | (
+                getattr(self, "duplicate_of_", np.full(len(order), -1)) >= 0)
         order = order[~never[order]]
         support = np.zeros(len(never), dtype=bool)
         support[order[:max(1, int(n_features))]] = True
-        return support
+        return self._close_groups(support)
+
+    def transform(self, X):
+        """Reduce ``X`` to the selected columns.
+
+        A DataFrame whose columns are not all NumPy numbers or booleans (text,
+        categories, dates, pandas nullable types) comes back as a DataFrame of
+        the selected original columns with their dtypes unchanged (its labels
+        must be the training ones, in order); anything else as scikit-learn's
+        :meth:`SelectorMixin.transform` gives it (NumPy by default, pandas with
+        ``set_output(transform="pandas")``).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        X_selected : ndarray or DataFrame of shape (n_samples, n_features_selected_)
+
+        Raises
+        ------
+        ValueError
+            Other columns than in training, or the same in another order.
+        """
+        X = to_pandas(X)
+        if isinstance(X, pd.DataFrame) and not all(
+                isinstance(dt, np.dtype) and dt.kind in "biuf" for dt in X.dtypes):
+            check_is_fitted(self, "support_")
+            expected = getattr(self, "feature_names_in_", None)
+            if expected is None:
+                expected = getattr(self, "_column_labels", None)
+            if expected is not None:
+                check_same_columns(list(expected), list(X.columns), "X", "the training data",
+                                   "X[selector.feature_names_in_]")
+            elif X.shape[1] != self.n_features_in_:
+                raise ValueError(f"X has {X.shape[1]} columns; the selector was fitted on "
+                                 f"{self.n_features_in_}.")
+            return X.iloc[:, np.flatnonzero(self.get_support())]
+        return super().transform(X)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the selected columns.

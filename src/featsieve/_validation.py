@@ -8,7 +8,7 @@ this module modifies the caller's data: arrays are copied before any change.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from numbers import Integral
 
 import numpy as np
@@ -19,13 +19,17 @@ from sklearn.utils._param_validation import Interval, RealNotInt
 from sklearn.utils.multiclass import type_of_target
 
 __all__ = [
+    "ColumnDescription",
+    "ColumnKindWarning",
     "ConstantFeatureWarning",
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
     "duplicate_columns",
     "ValidatedData",
     "constant_columns",
+    "describe_columns",
     "detect_task",
+    "encode_columns",
     "encode_target",
     "validate_X",
     "resolve_n_features",
@@ -97,15 +101,415 @@ def to_pandas(obj):
     return native.to_pandas()
 
 
-def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: bool = False):
-    """Check a feature table and return it as a float array.
+# ------------------------------------------------------------------ column kinds
+#: The kinds a feature column can have (read once by :func:`describe_columns`).
+KINDS = ("numeric", "boolean", "categorical", "datetime")
+
+#: Text values read as missing in a column of numbers stored as text (compared lower-cased).
+MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "-", ".", "missing"})
+
+#: Fewest rows for a column to be called ID-like (unique per row).
+MIN_ROWS_ID = 20
+
+_ID_NAMES = ("id", "index", "rownames", "row", "row.names", "unnamed: 0", "")
+
+
+class ColumnKindWarning(UserWarning):
+    """How a column was read deserves a look: numbers stored as text, an ID-like column."""
+
+
+@dataclass
+class ColumnDescription:
+    """What the validation layer learned about the columns of a table.
+
+    It travels with the data to every method (``fit(X, y, columns=...)``) and is
+    stored on every fitted selector as ``columns_``.
+
+    Attributes
+    ----------
+    names : list
+        The original column labels.
+    kinds : ndarray of str, shape (n_columns,)
+        ``"numeric"`` (also pandas nullable ``Int64``/``Float64`` and numbers
+        stored as text), ``"boolean"``, ``"categorical"`` (pandas ``category``,
+        object, ``str`` and ``string[pyarrow]`` text) or ``"datetime"`` (naive or
+        tz-aware).
+    categories : dict
+        Column index -> the categories seen (``pandas.Index``) for categorical
+        columns, in code order.
+    n_missing : ndarray of int, shape (n_columns,)
+        Rows whose value is missing (NaN, None, ``pd.NA``, ``NaT``, or a
+        missing-value token in numbers stored as text).
+    left_out : ndarray of bool, shape (n_columns,)
+        ID-like columns (unique per row) left out of the selection.
+    notes : dict
+        Column index -> why it was read as it was (numbers stored as text,
+        ID-like, a user override).
+    text_numbers : dict
+        Column index -> decimal mark (``"."`` or ``","``) of a column of numbers
+        stored as text.
+    """
+
+    names: list
+    kinds: np.ndarray
+    categories: dict = field(default_factory=dict)
+    n_missing: np.ndarray | None = None
+    left_out: np.ndarray | None = None
+    notes: dict = field(default_factory=dict)
+    text_numbers: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        d = len(self.names)
+        self.kinds = np.asarray(self.kinds, dtype=object)
+        if self.n_missing is None:
+            self.n_missing = np.zeros(d, dtype=np.int64)
+        if self.left_out is None:
+            self.left_out = np.zeros(d, dtype=bool)
+
+    @property
+    def categorical(self) -> np.ndarray:
+        """Bool mask of the categorical columns."""
+        return self.kinds == "categorical"
+
+    @property
+    def discrete(self) -> np.ndarray:
+        """Bool mask of the columns whose values are labels (categorical or boolean)."""
+        return (self.kinds == "categorical") | (self.kinds == "boolean")
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per column: ``column``, ``kind``, ``n_categories``, ``n_missing``,
+        ``left_out``, ``note``."""
+        d = len(self.names)
+        return pd.DataFrame({
+            "column": [str(n) for n in self.names],
+            "kind": list(self.kinds),
+            "n_categories": [len(self.categories[j]) if j in self.categories else None
+                             for j in range(d)],
+            "n_missing": self.n_missing,
+            "left_out": self.left_out,
+            "note": [self.notes.get(j, "") for j in range(d)],
+        })
+
+
+def _check_override(names, given, what):
+    if given is None:
+        return []
+    given = [given] if isinstance(given, (str, int)) or not hasattr(given, "__iter__") else list(
+        given)
+    known = {str(n): n for n in names}
+    unknown = [g for g in given if g not in set(names) and str(g) not in known]
+    if unknown:
+        raise ValueError(
+            f"{what} names columns that are not in X: {_names_str(unknown)}; the columns are "
+            f"{_names_str(names)}.")
+    return [g if g in set(names) else known[str(g)] for g in given]
+
+
+def _text_number_mode(uniq: pd.Series):
+    """Decimal mark and missing tokens when text values are numbers, else None."""
+    text = uniq.astype(str).str.strip()
+    missing = text.str.lower().isin(MISSING_TOKENS)
+    rest = text[~missing]
+    if rest.empty:
+        return None
+    for mark in (".", ","):
+        vals = rest if mark == "." else rest.str.replace(".", "", regex=False).str.replace(
+            ",", ".", regex=False)
+        if mark == "," and not rest.str.contains(",", regex=False).any():
+            continue
+        if pd.to_numeric(vals, errors="coerce").notna().all():
+            return mark, sorted(set(text[missing]))
+    return None
+
+
+def _parse_text_numbers(s: pd.Series, mark: str) -> np.ndarray:
+    text = s.astype(object).where(s.notna(), None)
+    text = pd.Series(text, dtype=object).map(lambda v: v if v is None else str(v).strip())
+    if mark == ",":
+        text = text.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
+    return pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _refuse(name, dtype, hint=""):
+    raise ValueError(
+        f"Column {name!r} has dtype {dtype}, which featsieve cannot read as a feature (it "
+        f"reads numbers, booleans, categories/text and dates){hint}. Convert or drop it "
+        "before selection.")
+
+
+def _column_kind(name, s: pd.Series):
+    """``(kind, text_number_mark or None, note)`` of one column, or raise for other dtypes."""
+    dt = s.dtype
+    if pd.api.types.is_bool_dtype(dt):
+        return "boolean", None, ""
+    if isinstance(dt, pd.CategoricalDtype):
+        return "categorical", None, ""
+    if pd.api.types.is_datetime64_any_dtype(dt):
+        return "datetime", None, ""
+    if pd.api.types.is_timedelta64_dtype(dt):
+        _refuse(name, dt, " (a duration: use .dt.total_seconds() for a number)")
+    if pd.api.types.is_complex_dtype(dt):
+        _refuse(name, dt)
+    if pd.api.types.is_numeric_dtype(dt):
+        return "numeric", None, ""
+    if not (pd.api.types.is_object_dtype(dt) or pd.api.types.is_string_dtype(dt)):
+        _refuse(name, dt)
+    try:
+        uniq = pd.Series(s.dropna().unique())
+    except TypeError:  # unhashable values: dicts, lists, sets
+        bad = next(v for v in s if isinstance(v, (dict, list, set)))
+        raise TypeError(
+            f"Column {name!r} holds {type(bad).__name__} values, which featsieve cannot read: "
+            "each argument must be a string or a number (a category, a number or a date)."
+        ) from None
+    if uniq.empty:
+        return "numeric", None, ""
+    inferred = pd.api.types.infer_dtype(uniq, skipna=True)
+    if inferred == "boolean":
+        return "boolean", None, ""
+    if inferred in ("integer", "floating", "mixed-integer-float", "decimal"):
+        return "numeric", None, ""
+    if inferred in ("datetime", "datetime64", "date"):
+        return "datetime", None, ""
+    if inferred in ("string", "mixed", "mixed-integer", "bytes", "empty"):
+        mode = _text_number_mode(uniq) if inferred != "bytes" else None
+        if mode is not None:
+            mark, tokens = mode
+            how = " with decimal commas" if mark == "," else ""
+            miss = f"; {', '.join(repr(t) for t in tokens)} read as missing" if tokens else ""
+            return "numeric", mark, f"numbers stored as text{how}{miss}"
+        if inferred == "string" and _dates_as_text(uniq):
+            return "datetime", None, "dates stored as text"
+        text = uniq.astype(str).str.strip()
+        num = pd.to_numeric(text, errors="coerce")
+        if len(text) >= 10 and num.notna().mean() >= 0.9:
+            odd = [v for v in text[num.isna()].head(3)]
+            raise ValueError(
+                f"Column {name!r} holds numbers and a few text values "
+                f"({', '.join(repr(v) for v in odd)}): fix those values, or pass "
+                f"numeric=[{name!r}] (CLI: --numeric {name}) to read them as missing, or "
+                f"categorical=[{name!r}] (CLI: --categorical {name}) to read every value as a "
+                "category.")
+        return "categorical", None, ""
+    _refuse(name, f"object holding {inferred} values")
+
+
+_DATE_TEXT = r"^\s*(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$"
+
+
+def _dates_as_text(uniq: pd.Series) -> bool:
+    """Whether every text value is a date (ISO ``2021-03-04``, ``3/4/2021``, with a time)."""
+    text = uniq.astype(str)
+    if not text.str.match(_DATE_TEXT).all():
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "could not infer format"
+        return bool(pd.to_datetime(text, errors="coerce", utc=True).notna().all())
+
+
+def _id_like(name, s: pd.Series, kind: str, n: int) -> bool:
+    """Unique per row (an ID): text, or whole numbers that look like a row index.
+
+    A column is ID-like when it has at least ``MIN_ROWS_ID`` rows, no missing
+    value and a distinct value on every row, and either its name is an ID's
+    (``id``, ``index``, ``rownames``, ``Unnamed: 0``, ending in ``id``), or it is
+    text, or it holds whole numbers spanning at most twice the row count (a row
+    index in any order, R's ``rownames``, a saved pandas index).
+    """
+    if n < MIN_ROWS_ID or kind in ("boolean", "datetime") or s.isna().any():
+        return False
+    if s.nunique() != n:
+        return False
+    low = str(name).strip().lower()
+    if low in _ID_NAMES or low.endswith("_id") or low.endswith(" id") or (
+            str(name).endswith("Id") or str(name).endswith("ID")):
+        return True
+    if kind == "categorical":
+        return not isinstance(s.dtype, pd.CategoricalDtype)
+    vals = pd.to_numeric(s, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isnan(vals).any() or not np.all(vals == np.round(vals)):
+        return False
+    return vals.max() - vals.min() + 1 <= 2 * n
+
+
+def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = True,
+                     warn: bool = True) -> ColumnDescription:
+    """Read the kind of every column of a table, once.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        pandas, polars (through narwhals) or a NumPy array (numeric arrays are
+        all ``"numeric"``; an object array is read column by column).
+    categorical : list of column labels or None, default=None
+        Columns to read as categories whatever their dtype (codes, zip codes).
+    numeric : list of column labels or None, default=None
+        Columns to read as numbers whatever their dtype (text is parsed; a value
+        that is not a number becomes missing).
+    detect_ids : bool, default=True
+        Leave out ID-like columns (unique per row, see :func:`_id_like`) with a
+        :class:`ColumnKindWarning` naming them. A column named in
+        ``categorical``/``numeric`` is never left out.
+    warn : bool, default=True
+        Emit the :class:`ColumnKindWarning` (numbers stored as text, ID-like columns).
+
+    Returns
+    -------
+    description : ColumnDescription
+        ``n_missing`` is filled by :func:`validate_Xy` from the encoded values.
+
+    Raises
+    ------
+    ValueError
+        A column of another dtype (durations, complex numbers, periods,
+        intervals, lists); an override naming an unknown column or a column named in
+        both ``categorical`` and ``numeric``.
+    """
+    X = to_pandas(X)
+    if not isinstance(X, pd.DataFrame):
+        if _is_sparse(X) or np.asarray(X).dtype.kind in "biufc":  # complex: check_array says
+            d = X.shape[1] if X.ndim == 2 else 1
+            names = [f"x{i}" for i in range(d)]
+            if categorical is None and numeric is None:
+                return ColumnDescription(names, np.full(d, "numeric", dtype=object))
+        X = pd.DataFrame(np.asarray(X) if not _is_sparse(X) else X.toarray())
+        X.columns = [f"x{i}" for i in range(X.shape[1])]
+    names = list(X.columns)
+    cats = _check_override(names, categorical, "categorical")
+    nums = _check_override(names, numeric, "numeric")
+    both = [c for c in cats if c in set(nums)]
+    if both:
+        raise ValueError(f"Columns {_names_str(both)} are named in both categorical and numeric; "
+                         "name each in one.")
+    d = len(names)
+    kinds = np.empty(d, dtype=object)
+    notes, text_numbers, categories = {}, {}, {}
+    left_out = np.zeros(d, dtype=bool)
+    n = X.shape[0]
+    for j, name in enumerate(names):
+        s = X.iloc[:, j]
+        if name in cats:
+            kind, mark, note = "categorical", None, "categorical (as asked)"
+        elif name in nums:
+            kind, note = "numeric", "numeric (as asked)"
+            mark = None
+            if not (pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(
+                    s.dtype)):
+                mark = "."
+        else:
+            kind, mark, note = _column_kind(name, s)
+        kinds[j] = kind
+        if mark is not None:
+            text_numbers[j] = mark
+        if note:
+            notes[j] = note
+        if kind == "categorical":
+            if isinstance(s.dtype, pd.CategoricalDtype):
+                categories[j] = s.cat.categories
+            else:
+                categories[j] = pd.Index(pd.unique(_category_values(s).dropna())).sort_values()
+        if detect_ids and name not in cats and name not in nums and _id_like(name, s, kind, n):
+            left_out[j] = True
+            notes[j] = "ID-like: a distinct value on every row"
+    if warn:
+        parsed = [names[j] for j in text_numbers if j not in set(np.flatnonzero(left_out))
+                  and names[j] not in nums]
+        if parsed:
+            warnings.warn(
+                f"Columns {_names_str(parsed)} hold numbers stored as text and are read as "
+                f"numbers ({notes[names.index(parsed[0])]}). Pass categorical=[...] "
+                "(CLI: --categorical COL) to read one as categories.",
+                ColumnKindWarning, stacklevel=3)
+        if left_out.any():
+            warnings.warn(
+                f"Columns {_names_str([names[j] for j in np.flatnonzero(left_out)])} are "
+                "ID-like (a distinct value on every row: an ID, a row index such as R's "
+                "rownames or a saved pandas index) and are left out of the selection (CLI: "
+                "--drop COL leaves one out of the written table too). Name one in numeric=[...] "
+                "or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
+                ColumnKindWarning, stacklevel=3)
+    return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
+                             notes=notes, text_numbers=text_numbers)
+
+
+def _category_values(s: pd.Series) -> pd.Series:
+    """The values of a categorical column as categories: text as ``str`` (mixed types too)."""
+    if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(s.dtype) or \
+            pd.api.types.is_bool_dtype(s.dtype):
+        return s
+    return s.astype(object).where(s.isna(), s.astype(str)).astype(object)
+
+
+def _plain_numeric(X: pd.DataFrame, description: ColumnDescription) -> bool:
+    """Whether every column is a NumPy number or bool (the fast path: one ``to_numpy``)."""
+    return not description.text_numbers and all(
+        k in ("numeric", "boolean") for k in description.kinds) and all(
+        isinstance(dt, np.dtype) and dt.kind in "biuf" for dt in X.dtypes)
+
+
+def encode_columns(X: pd.DataFrame, description: ColumnDescription) -> np.ndarray:
+    """The table as a float64 matrix, one column per original column, NaN where missing.
+
+    Numbers as they are (text parsed); booleans 0/1; categories as codes
+    ``0..k-1`` in the order of ``description.categories`` (a category not seen
+    there is missing); datetimes as days since 1970-01-01 (tz-aware ones in
+    UTC), a float, so the time order is kept and one date column stays one
+    column (its month or weekday is not derived: add such columns yourself when
+    they matter).
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n_samples, n_features)
+    description : ColumnDescription
+
+    Returns
+    -------
+    values : ndarray of float64, shape (n_samples, n_features)
+        A new array; ``X`` is not modified.
+    """
+    n, d = X.shape
+    out = np.empty((n, d), dtype=np.float64)
+    for j in range(d):
+        s = X.iloc[:, j]
+        kind = description.kinds[j]
+        if kind == "categorical":
+            codes = pd.Categorical(_category_values(s),
+                                   categories=description.categories[j]).codes
+            out[:, j] = np.where(codes < 0, np.nan, codes)
+        elif kind == "datetime":
+            if pd.api.types.is_datetime64_any_dtype(s.dtype):
+                t = s
+            else:  # dates stored as text (naive ones read as UTC) or Python datetimes
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    t = pd.to_datetime(s, errors="coerce", utc=True)
+            if getattr(t.dt, "tz", None) is not None:
+                t = t.dt.tz_convert("UTC").dt.tz_localize(None)
+            out[:, j] = ((t - pd.Timestamp("1970-01-01")) / pd.Timedelta(days=1)).to_numpy(
+                dtype=np.float64, na_value=np.nan)
+        elif j in description.text_numbers:
+            out[:, j] = _parse_text_numbers(s, description.text_numbers[j])
+        elif kind == "boolean" and not pd.api.types.is_bool_dtype(s.dtype):
+            out[:, j] = s.map({True: 1.0, False: 0.0}).to_numpy(dtype=np.float64,
+                                                                 na_value=np.nan)
+        else:
+            out[:, j] = pd.to_numeric(s, errors="coerce").to_numpy(dtype=np.float64,
+                                                                    na_value=np.nan) \
+                if s.dtype == object else s.to_numpy(dtype=np.float64, na_value=np.nan)
+    return out
+
+
+def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bool = False,
+               columns: ColumnDescription | None = None):
+    """Check a feature table and return it as a float array, one column per original column.
 
     Parameters
     ----------
     X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-        Feature table. DataFrame columns must be numeric or boolean.
-    allow_nan : bool, default=False
-        Whether missing values are passed through instead of rejected.
+        Feature table: numbers, booleans, categories/text and dates
+        (:func:`describe_columns`), encoded by :func:`encode_columns`.
+    allow_nan : bool, default=True
+        Whether missing values are passed through (as NaN) instead of rejected.
     dtype : numpy dtype or tuple of dtypes, default=np.float64
         Output dtype. A tuple lists the dtypes kept as they are (as
         scikit-learn's ``check_array``): input already in one of them is not
@@ -117,6 +521,9 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
         sparse matrix is expanded to a dense array if that array takes at most
         ``MAX_DENSE_BYTES`` (4 GiB); a larger one raises before any memory is
         allocated, saying the size.
+    columns : ColumnDescription or None, default=None
+        The columns' kinds and categories (those of the training data for
+        validation rows); None reads them from ``X``.
 
     Returns
     -------
@@ -127,26 +534,24 @@ def validate_X(X, *, allow_nan: bool = False, dtype=np.float64, accept_sparse: b
     Raises
     ------
     ValueError
-        Non-numeric (object, string, categorical) columns, NaN or infinite
-        values (unless ``allow_nan``), values beyond ``MAX_ABS_VALUE`` (1e38),
-        or an empty table. The message names the columns.
+        Columns of a kind featsieve cannot read (named), NaN (unless
+        ``allow_nan``) or infinite values, values beyond ``MAX_ABS_VALUE``
+        (1e38), or an empty table. The message names the columns.
     """
     X = to_pandas(X)  # polars and other dataframes (narwhals)
+    if not isinstance(X, pd.DataFrame) and not _is_sparse(X) and \
+            np.asarray(X).dtype.kind in "OUSM":
+        X = pd.DataFrame(np.asarray(X) if np.ndim(X) == 2 else np.asarray(X).reshape(-1, 1))
+        X.columns = [f"x{i}" for i in range(X.shape[1])]
     if isinstance(X, pd.DataFrame):
-        bad = [
-            c
-            for c in X.columns
-            if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
-        ]
-        if bad:
-            kinds = sorted({str(X[c].dtype) for c in bad})
-            raise ValueError(
-                f"Feature columns must be numeric; non-numeric columns found: {_names_str(bad)} "
-                f"(dtype {', '.join(kinds)}{_first_text_value(X[bad[0]], bad[0])}). Encode "
-                "them (e.g. sklearn OneHotEncoder or OrdinalEncoder) or drop them before "
-                f"selection.{_text_hint(X[bad[0]])}"
-            )
-        values = X.to_numpy(dtype=_frame_dtype(X, dtype), na_value=np.nan, copy=True)
+        desc = columns if columns is not None else describe_columns(
+            X, detect_ids=False, warn=False)
+        if len(desc.names) != X.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} columns; {len(desc.names)} were expected.")
+        if _plain_numeric(X, desc):
+            values = X.to_numpy(dtype=_frame_dtype(X, dtype), na_value=np.nan, copy=True)
+        else:
+            values = encode_columns(X, desc)
         names = list(X.columns)
     else:
         values = X
@@ -301,35 +706,6 @@ def duplicate_columns(X: np.ndarray) -> np.ndarray:
     return first
 
 
-def _non_number(v) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        float(v)
-    except ValueError:
-        return True
-    return False
-
-
-def _first_text_value(col: pd.Series, name) -> str:
-    """``"; e.g. 'x' holds '?'"``: the first value that is not a number, if any."""
-    for v in col.head(100_000):
-        if _non_number(v):
-            return f"; e.g. {name!r} holds {v!r}"
-    return ""
-
-
-def _text_hint(col: pd.Series) -> str:
-    """A hint for two common causes: decimal commas and '?' for missing values."""
-    vals = [v for v in col.head(1000) if _non_number(v)]
-    if vals and all(v.strip() in ("?", "", "NA", "na", "-") for v in vals):
-        return " Missing values written as text (such as '?'): read them as NaN and impute."
-    if vals and all(v.replace(",", ".", 1).lstrip("-").replace(".", "", 1).isdigit()
-                    for v in vals):
-        return " The values look like numbers with decimal commas: write them with points."
-    return ""
-
-
 def _target_name(y, given: str) -> str:
     """The name for messages: a Series' own name unless the caller gave one."""
     name = getattr(y, "name", None)
@@ -343,9 +719,13 @@ def detect_task(y, task: str = "auto") -> str:
     ----------
     y : array-like of shape (n_samples,)
     task : {"auto", "classification", "regression"}, default="auto"
-        ``"auto"`` uses scikit-learn's ``type_of_target``: string, boolean,
-        categorical and integer-valued targets with few distinct values are
-        classes; continuous floats are regression.
+        ``"auto"``: text, boolean and categorical targets are classes; numbers
+        are classes when they are whole numbers with at most ``max(20, n/10)``
+        distinct values (scikit-learn's ``type_of_target`` says binary or
+        multiclass), otherwise regression (continuous floats, and whole numbers
+        with many distinct values: a count, a balance). Pass
+        ``task="classification"`` (CLI ``--task classification``) to read such a
+        target as classes.
 
     Raises
     ------
@@ -379,8 +759,9 @@ def detect_task(y, task: str = "auto") -> str:
     kind = type_of_target(y_arr)
     if kind in ("binary", "multiclass"):
         n_unique = len(np.unique(y_arr))
-        # many distinct integers relative to the sample count look like a count/regression target
-        if y_arr.dtype.kind == "f" and n_unique > max(20, 0.1 * len(y_arr)):
+        # many distinct whole numbers relative to the sample count are a quantity (a count, a
+        # balance), not classes: the rule of ``regression_rule``
+        if y_arr.dtype.kind in "iuf" and n_unique > max(20, 0.1 * len(y_arr)):
             return "regression"
         return "classification"
     if kind in ("continuous",):
@@ -535,9 +916,19 @@ def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_sel
     return value
 
 
+class MissingTargetWarning(UserWarning):
+    """Rows whose target is missing were left out."""
+
+
 @dataclass
 class ValidatedData:
-    """Result of :func:`validate_Xy`: arrays plus what was learned about them."""
+    """Result of :func:`validate_Xy`: arrays plus what was learned about them.
+
+    ``X`` is the encoded table (:func:`encode_columns`, NaN where missing),
+    ``table`` the input itself (pandas or an array) without the rows whose
+    target is missing, ``rows`` the positions of the kept rows in the input,
+    ``columns`` the :class:`ColumnDescription`.
+    """
 
     X: np.ndarray
     y: np.ndarray
@@ -546,18 +937,32 @@ class ValidatedData:
     feature_names: list
     constant: np.ndarray
     duplicate_of: np.ndarray
+    columns: ColumnDescription | None = None
+    table: object = None
+    rows: np.ndarray | None = None
 
 
-def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_class=2,
-                target_name="y", accept_sparse=False, dtype=np.float64) -> ValidatedData:
+def take_rows(X, rows):
+    """Rows of a table by position (pandas ``iloc``, NumPy/scipy indexing)."""
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
+
+
+def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_class=2,
+                target_name="y", accept_sparse=False, dtype=np.float64, columns=None,
+                categorical=None, numeric=None) -> ValidatedData:
     """Validate features and target together.
+
+    Rows whose target is missing (NaN, None, ``pd.NA``) are left out with one
+    :class:`MissingTargetWarning` that gives their count.
 
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     task : {"auto", "classification", "regression"}, default="auto"
-    allow_nan : bool, default=False
+        See :func:`detect_task` for the rule of ``"auto"``.
+    allow_nan : bool, default=True
+        Missing feature values pass through as NaN (False: they raise).
     min_samples : int, default=5
         Fewest rows the caller's procedure can work with.
     min_per_class : int, default=2
@@ -567,38 +972,59 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
     accept_sparse : bool, default=False
     dtype : numpy dtype or tuple of dtypes, default=np.float64
         As :func:`validate_X`.
+    columns : ColumnDescription or None, default=None
+        The columns' kinds read before (e.g. once for a whole table by
+        ``compare``); None reads them here with :func:`describe_columns`.
+    categorical, numeric : list of column labels or None, default=None
+        Kind overrides (:func:`describe_columns`); ignored when ``columns`` is given.
 
     Raises
     ------
     ValueError
         Mismatched lengths, too few rows or rows per class (saying how many
-        are needed), and everything :func:`validate_X`,
+        are needed), and everything :func:`validate_X`, :func:`describe_columns`,
         :func:`detect_task` and :func:`encode_target` raise.
     """
     X, y = to_pandas(X), to_pandas(y)  # polars and other dataframes (narwhals)
     target_name = _target_name(y, target_name)
-    Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse, dtype=dtype)
-    names = _column_names(X, Xv.shape[1])
+    ydt = getattr(y, "dtype", None)
+    if ydt is not None and not isinstance(ydt, np.dtype) and not pd.api.types.is_bool_dtype(
+            ydt) and pd.api.types.is_numeric_dtype(ydt):
+        y = y.astype(np.float64)  # pandas nullable Int64/Float64: pd.NA -> NaN
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_in.ndim == 2 and y_in.shape[1] == 1:
         y_in = y_in.ravel()
-    if y_in.shape[0] != Xv.shape[0]:
+    if not isinstance(X, pd.DataFrame) and not _is_sparse(X):
+        X = np.asarray(X)  # lists, array-likes with __array__
+    n_rows = X.shape[0] if X.ndim else 0
+    if y_in.shape[0] != n_rows:
         raise ValueError(
-            f"X has {Xv.shape[0]} rows but the target {target_name!r} has {y_in.shape[0]}; "
+            f"X has {n_rows} rows but the target {target_name!r} has {y_in.shape[0]}; "
             "they must have the same length. A common cause is a resampler (e.g. SMOTE) placed "
             "inside a transformer-only pipeline: resample with imblearn's Pipeline instead."
         )
+    rows = None
+    missing = pd.isna(y_in) if y_in.ndim == 1 else np.zeros(1, bool)
+    if missing.all() and len(missing):
+        raise ValueError(f"The target {target_name!r} is missing on every row ({len(missing)}); "
+                         "name another target column.")
+    if missing.any():
+        rows = np.flatnonzero(~missing)
+        warnings.warn(
+            f"The target {target_name!r} is missing on {int(missing.sum())} of {len(y_in)} "
+            "rows; those rows are left out.", MissingTargetWarning, stacklevel=3)
+        X = take_rows(X, rows)
+        y_in = y_in[rows]
+    if columns is None:
+        columns = describe_columns(X, categorical=categorical, numeric=numeric)
+    Xv = validate_X(X, allow_nan=allow_nan, accept_sparse=accept_sparse, dtype=dtype,
+                    columns=columns)
+    names = _column_names(X, Xv.shape[1])
     n = Xv.shape[0]
     if n < min_samples:
         raise ValueError(
             f"Too few rows: this method needs at least {min_samples} samples; got {n} "
             f"sample{'s' if n != 1 else ''}."
-        )
-    missing = pd.isna(y_in) if y_in.ndim == 1 else np.zeros(1, bool)
-    if missing.any():
-        raise ValueError(
-            f"The target {target_name!r} has {int(missing.sum())} missing values; "
-            "drop those rows first."
         )
     resolved = detect_task(y_in, task)
     y_enc, classes = encode_target(y_in, resolved, target_name=target_name)
@@ -612,7 +1038,15 @@ def validate_Xy(X, y, *, task="auto", allow_nan=False, min_samples=5, min_per_cl
                 + _regression_hint(classes, task)
             )
     dense = Xv.toarray() if _is_sparse(Xv) else Xv
+    n_missing = np.zeros(Xv.shape[1], dtype=np.int64)
+    if not _is_sparse(Xv) and dense.dtype.kind == "f":
+        n_missing = np.concatenate([np.isnan(dense[:, b]).sum(axis=0)
+                                    for b in _column_blocks(dense)]).astype(np.int64)
+    if len(columns.names) != len(names):
+        columns = describe_columns(X, detect_ids=False, warn=False)
+    columns = replace(columns, n_missing=n_missing)
     return ValidatedData(
         X=Xv, y=y_enc, task=resolved, classes=classes, feature_names=names,
         constant=constant_columns(dense), duplicate_of=duplicate_columns(dense),
+        columns=columns, table=X, rows=rows,
     )

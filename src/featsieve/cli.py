@@ -180,6 +180,12 @@ _common = [
     click.option("--n-jobs", type=int, default=None, callback=lambda ctx, param, v: _n_jobs(v),
                  help="Parallel jobs (joblib; -1: all cores)."),
     click.option("--quiet", "-q", is_flag=True, help="No progress bars or warnings."),
+    click.option("--categorical", multiple=True, metavar="COLUMN",
+                 help="Read this column as categories whatever its values (codes, zip codes); "
+                      "repeat for several."),
+    click.option("--numeric", multiple=True, metavar="COLUMN",
+                 help="Read this column as numbers (text parsed; other values missing). Also "
+                      "keeps a column that looks like an ID; repeat for several."),
 ]
 
 
@@ -230,7 +236,8 @@ def common(f):
 @click.option("--audit", is_flag=True,
               help="Add the selection-audit columns: noise-pool inflation (mean and standard "
                    "error) and nested-CV score of each method (slower).")
-def compare(data, target, drop, task, model, seed, n_jobs, quiet, methods, json_path, report_path,
+def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, numeric, methods,
+            json_path, report_path,
             repeats, seeds, metric, groups_col, time_col, k_grid, time_budget, backend, scheduler,
             audit):
     """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar).
@@ -258,7 +265,8 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, methods, json_
             special = [c for c in (groups_col, time_col) if c]
             try:
                 X, y, name, dropped = io.load_data(data, target, tuple(drop) + tuple(special),
-                                                   return_dropped=True)
+                                                   return_dropped=True, categorical=categorical,
+                                                   numeric=numeric)
             except ValueError as exc:  # name the option the user gave, not --drop
                 msg = str(exc)
                 for opt, col in (("--groups", groups_col), ("--time", time_col)):
@@ -273,7 +281,8 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, methods, json_
                     time=None if time_col is None else dropped[time_col].to_numpy(),
                     k_grid=grid, time_budget=time_budget,
                     n_jobs=-1 if n_jobs is None else n_jobs,
-                    progress=_progress_or_lines(quiet), dataset=name, audit=audit)
+                    progress=_progress_or_lines(quiet), dataset=name, audit=audit,
+                    categorical=list(categorical) or None, numeric=list(numeric) or None)
             result.params.update(groups=groups_col, time=time_col)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
@@ -440,7 +449,14 @@ def _parallel_backend(backend, scheduler):
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the reduced table (--drop columns, selected columns, target) here.")
-def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_features, output):
+@click.option("--column-group", "column_group", multiple=True, metavar="NAME=COL1,COL2,...",
+              help="Make these columns one unit, kept or dropped together (a one-hot block, "
+                   "the parts of a date, a sensor's channels); repeat for several.")
+@click.option("--scores", "scores_path", type=click.Path(dir_okay=False), default=None,
+              help="Write every column's kind, score, rank and whether it was kept (CSV), "
+                   "the left-out columns included.")
+def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, numeric, method,
+           n_features, output, column_group, scores_path):
     """Select columns of DATA with one method and write the reduced table."""
     import numpy as np
     import pandas as pd
@@ -455,14 +471,18 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
         if quiet:
             warnings.simplefilter("ignore")
         try:
+            outputs = {"--output": output, "--scores": scores_path}
+            io.check_output_paths(outputs, protect=[data])
             if output:
                 io.check_table_path(output, protect=[data])
-            X, y, _, dropped = io.load_data(data, target, drop, return_dropped=True)
+            groups = _parse_groups(column_group)
+            X, y, _, dropped = io.load_data(data, target, drop, return_dropped=True,
+                                            categorical=categorical, numeric=numeric)
             if len(X) < MIN_SAMPLES:
                 warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
                               f"mostly chance (compare needs {MIN_SAMPLES}).",
                               UserWarning, stacklevel=1)
-            resolved = detect_task(y, task)
+            resolved = detect_task(y.dropna(), task)
             k = _parse_k(n_features)
             est = make_model(model, resolved, random_state=seed)
             sel = make_selector(method, task=resolved, estimator=est, n_features_to_select=k,
@@ -474,29 +494,57 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
             if k is not None and "n_features_to_select" not in params and not cut:
                 warnings.warn(f"{method} does not take --n-features (it decides how many "
                               "columns to keep itself); ignored.", UserWarning, stacklevel=1)
+            table = None
             if sel is None:
                 kept = list(X.columns)
             else:
                 if "task" in sel.get_params():
                     sel.set_params(task=resolved)
-                sel.fit(X, y)
+                sel.fit(X, y, categorical=list(categorical) or None,
+                        numeric=list(numeric) or None, column_groups=groups)
                 support = sel.get_support()
                 if cut:  # one fit, several supports (e.g. a Pareto front): the cut at k
                     support = sel.support_at(n_features=k if isinstance(k, int) else
                                              max(1, int(round(k * X.shape[1]))))
                 kept = [X.columns[i] for i in np.flatnonzero(support)]
+                table = sel.scores_table(support)
             if output:  # the --drop columns (identifiers) come back, first, for joins
                 tname = target if target is not None else y.name
                 reduced = pd.concat([dropped, X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
                 io.write_table_atomic(reduced, output, protect=[data])
+            if scores_path and table is not None:
+                io.write_table_atomic(table, scores_path, protect=[data])
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
     click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns")
-    for c in kept:
-        click.echo(f"  {c}")
-    if output:
-        click.echo(f"wrote {output}")
+    if table is None:
+        for c in kept:
+            click.echo(f"  {c}")
+    else:
+        shown = table[table["selected"]]
+        cols = [c for c in ("score", "rank") if shown[c].notna().any()]
+        _echo_table(["  column", *cols],
+                    [[f"  {r['column']}", *(_fmt(r[c]) if c == "score" else str(int(r[c]))
+                                          for c in cols)] for _, r in shown.iterrows()])
+    for path in (output, scores_path if table is not None else None):
+        if path:
+            click.echo(f"wrote {path}")
+
+
+def _parse_groups(items):
+    """``--column-group NAME=a,b,c`` (repeated) -> ``{NAME: [a, b, c]}``."""
+    groups = {}
+    for item in items:
+        name, sep, cols = item.partition("=")
+        members = [c.strip() for c in cols.split(",") if c.strip()]
+        if not sep or not name.strip() or len(members) < 2:
+            raise ValueError(f"--column-group {item!r}: write NAME=COL1,COL2 (two columns or "
+                             "more).")
+        if name.strip() in groups:
+            raise ValueError(f"--column-group: the name {name.strip()!r} is given twice.")
+        groups[name.strip()] = members
+    return groups or None
 
 
 @cli.command()
@@ -514,8 +562,8 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, method, n_featu
               help="Write the measurements as JSON here.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a self-contained HTML report (estimates, noise pool, run) here.")
-def audit(data, target, drop, task, model, seed, n_jobs, quiet, method, noise_features, repeats,
-          max_noise_fits, json_path, report_path):
+def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, numeric, method,
+          noise_features, repeats, max_noise_fits, json_path, report_path):
     """How much does METHOD's selection inflate its own number on DATA (default: sonar)?"""
     import pandas as pd
 
@@ -527,7 +575,8 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, method, noise_fe
         try:
             io.check_output_paths({"--json": json_path, "--report": report_path},
                                   protect=[data])
-            X, y, name = io.load_data(data, target, drop)
+            X, y, name = io.load_data(data, target, drop, categorical=categorical,
+                                      numeric=numeric)
             res = evaluation.audit_method(
                 method, X, y, estimator=model, task=task, random_state=seed, n_jobs=n_jobs,
                 noise_features=noise_features, n_repeats=repeats,
@@ -574,9 +623,9 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, method, noise_fe
 @cli.command()
 def datasets():
     """List the bundled datasets."""
-    from .datasets import BUNDLED
+    from .datasets import BUNDLED, MESSY
 
-    for name, (_, target, descr) in BUNDLED.items():
+    for name, (_, target, descr) in {**BUNDLED, **MESSY}.items():
         t = target if isinstance(target, str) else "/".join(target)
         click.echo(f"{name:<22} target={t:<30} {descr.split(':')[0]}")
 

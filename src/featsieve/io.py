@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-import warnings
 import zlib
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ._utils import atomic_write
-from .datasets import BUNDLED, load_dataset
+from .datasets import BUNDLED, MESSY, load_dataset, load_messy
 
 __all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
            "check_table_path", "data_fingerprint"]
@@ -85,7 +84,8 @@ def _sniff_csv(p: Path, gz: bool):
     return sep, [h.strip() for h in header]
 
 
-def load_data(source: str | None, target: str | None, drop=(), *, return_dropped=False):
+def load_data(source: str | None, target: str | None, drop=(), *, return_dropped=False,
+              categorical=(), numeric=()):
     """Resolve the CLI's DATA argument into ``(X, y, name)``.
 
     Parameters
@@ -100,6 +100,10 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     return_dropped : bool, default=False
         Also return the dropped columns as a DataFrame (for ``select -o``,
         which writes them back beside the kept ones).
+    categorical, numeric : sequence of str, default=()
+        Columns read as categories (pandas ``category``) / numbers (text parsed;
+        a value that is not a number becomes missing), whatever the file says
+        (CLI ``--categorical``/``--numeric``).
 
     Returns
     -------
@@ -108,12 +112,6 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     name : str
     dropped : DataFrame
         Only when ``return_dropped``.
-
-    Warns
-    -----
-    UserWarning
-        A column named like pandas' saved index (``"Unnamed: 0"``) is kept as
-        a feature; the message says how to drop it.
 
     Raises
     ------
@@ -124,9 +122,11 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     """
     if source is None:
         source = "sonar"
-    if source in BUNDLED and not Path(source).exists():
-        X, y = load_dataset(source, target=target)
+    if (source in BUNDLED or source in MESSY) and not Path(source).exists():
+        X, y = load_dataset(source, target=target) if source in BUNDLED else load_messy(
+            source, target=target, return_X_y=True)
         X, dropped = _drop_columns(X, drop, target if target is not None else y.name, source)
+        X = _set_kinds(X, categorical, numeric, source)
         return (X, y, source, dropped) if return_dropped else (X, y, source)
     df = read_table(source)
     if target is None:
@@ -142,12 +142,36 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     if df.shape[1] == 1:
         raise ValueError(f"{source} has no feature columns besides the target {target!r}.")
     X, dropped = _drop_columns(df.drop(columns=[target]), drop, target, source)
+    X = _set_kinds(X, categorical, numeric, source)
     name = Path(source).name
     return (X, df[target], name, dropped) if return_dropped else (X, df[target], name)
 
 
+def _set_kinds(X: pd.DataFrame, categorical, numeric, source):
+    """``X`` with the named columns as pandas ``category`` / numbers (a new frame)."""
+    categorical, numeric = list(categorical or ()), list(numeric or ())
+    for opt, cols in (("--categorical", categorical), ("--numeric", numeric)):
+        for c in cols:
+            if c not in X.columns:
+                raise ValueError(f"{opt}: column {c!r} is not a feature column of {source}; "
+                                 f"columns: {', '.join(map(str, list(X.columns)[:12]))}.")
+    both = sorted(set(categorical) & set(numeric))
+    if both:
+        raise ValueError(f"{both[0]!r} is named in both --categorical and --numeric.")
+    if not categorical and not numeric:
+        return X
+    X = X.copy()
+    for c in categorical:
+        X[c] = X[c].astype("category")
+    for c in numeric:
+        if not pd.api.types.is_numeric_dtype(X[c]):
+            X[c] = pd.to_numeric(X[c].astype(str).str.strip().str.replace(",", ".", regex=False),
+                                 errors="coerce").where(X[c].notna())
+    return X
+
+
 def _drop_columns(X: pd.DataFrame, drop, target, source):
-    """``(X without the drop columns, those columns)``; warn about a saved pandas index."""
+    """``(X without the drop columns, those columns)``."""
     drop = list(dict.fromkeys(drop or ()))
     for c in drop:
         if c == target:
@@ -162,12 +186,6 @@ def _drop_columns(X: pd.DataFrame, drop, target, source):
         if len(drop) == X.shape[1]:
             raise ValueError(f"--drop leaves no feature columns in {source}.")
         X = X.drop(columns=drop)
-    saved_index = [c for c in X.columns if str(c).startswith("Unnamed: ")]
-    if saved_index:
-        first = saved_index[0]
-        warnings.warn(f"column {first!r} of {source} looks like a row index saved by pandas "
-                      f"and is used as a feature; leave it out with --drop {first!r}.",
-                      UserWarning, stacklevel=3)
     return X, dropped
 
 

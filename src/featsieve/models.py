@@ -42,6 +42,17 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
         LightGBM runs single-threaded (``n_jobs=1``) so that featsieve's own
         joblib parallelism does not oversubscribe the cores.
 
+    Notes
+    -----
+    Models see featsieve's encoded table (one column per original column:
+    numbers, booleans 0/1, category codes, dates as days; NaN where missing).
+    LightGBM and the decision tree take NaN natively (a learned direction for
+    missing values). ``mlp`` and ``logistic``/``linear`` are pipelines that
+    first impute a missing value with the column's training median
+    (``SimpleImputer``; an all-missing column is kept as zeros), then
+    standardize; category codes enter them as numbers (ordinal encoding), so
+    keeping a column keeps its one encoded column and dropping it drops it.
+
     Raises
     ------
     ValueError
@@ -64,6 +75,7 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
 
         cls = MLPClassifier if clf else MLPRegressor
         return make_pipeline(
+            _imputer(),
             StandardScaler(),
             cls(hidden_layer_sizes=(64,), max_iter=500, early_stopping=False,
                 random_state=random_state),
@@ -79,13 +91,19 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
         from sklearn.preprocessing import StandardScaler
 
         est = LogisticRegression(max_iter=2000) if clf else LinearRegression()
-        return make_pipeline(StandardScaler(), est)
+        return make_pipeline(_imputer(), StandardScaler(), est)
     if name == "elm":
         from ._elm import ELMClassifier, ELMRegressor
 
         cls = ELMClassifier if clf else ELMRegressor
         return cls(n_hidden=160, activation="sigmoid", random_state=random_state)
     raise ValueError(f"Unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}.")
+
+
+def _imputer():
+    from sklearn.impute import SimpleImputer
+
+    return SimpleImputer(strategy="median", keep_empty_features=True)
 
 
 @dataclass(frozen=True)

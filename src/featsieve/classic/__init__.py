@@ -6,6 +6,14 @@ of seed 000 §4.1; the single-split purity gain is FS17); the wrapper is forward
 selection read on a validation set (FS18); the embedded method keeps the
 columns that carry at least a share of a fitted model's importance (FS19).
 RFE and RFECV are scikit-learn's and are only registered here.
+
+Real tables (``BaseSelector``: one encoded column per original column): the
+model-based selectors (forward, embedded, RFE/RFECV) give missing values to a
+model that takes NaN (LightGBM, scikit-learn trees) as NaN and impute them for
+any other (training median; a categorical column's missing rows are a category
+of their own); categories reach the model as codes. The filter imputes, then
+scores categories by Cramér's V / the correlation ratio (``cc``) or as discrete
+(``mi``); ``purity``, ANOVA F and ReliefF see the codes.
 """
 
 from __future__ import annotations

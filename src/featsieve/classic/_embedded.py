@@ -47,6 +47,8 @@ class EmbeddedSelector(BaseSelector):
     Seed 002 (002_2595f2849cd4c4da.txt), FS19 and ``embedded_select``.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
@@ -156,6 +158,8 @@ class RFESelector(BaseSelector):
     Guyon et al. (2002); the RFE baseline of seed 000 §4.1 and seed 003.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "n_features_to_select": N_FEATURES_CONSTRAINT,
@@ -228,6 +232,8 @@ class RFECVSelector(BaseSelector):
     step_ : int
     strategy_ : str
     """
+
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],

@@ -40,6 +40,16 @@ class UnivariateFilter(BaseSelector):
     n_jobs : int or None, default=None
         For the mutual-information estimator.
 
+    Notes
+    -----
+    Missing values are imputed before scoring (``BaseSelector``: the training
+    median; a categorical column's missing rows are a category of their own).
+    Categorical columns: ``"mi"`` counts them and booleans as discrete
+    (scikit-learn's ``discrete_features``); ``"cc"`` scores them by Cramér's V
+    (classes) or the correlation ratio (numeric target) instead of a
+    correlation of codes; ``"purity"`` and callables see the category codes
+    (a split of codes ``< v`` / ``>= v``, codes in the order of the categories).
+
     Attributes
     ----------
     scores_ : ndarray of shape (n_features_in_,)
@@ -79,9 +89,10 @@ class UnivariateFilter(BaseSelector):
     def _fit(self, X, y):
         if self.score_func == "mi":
             scores = mutual_info_scores(X, y, task=self.task_, random_state=self.random_state,
-                                        n_jobs=self.n_jobs)
+                                        n_jobs=self.n_jobs, discrete=self._fit_discrete)
         elif self.score_func == "cc":
-            scores = abs_correlation_scores(X, y, task=self.task_)
+            scores = abs_correlation_scores(X, y, task=self.task_,
+                                            categorical=self._fit_categorical)
         elif self.score_func == "purity":
             scores = stump_gain_scores(X, y, min_samples_leaf=self.min_samples_leaf,
                                        task=self.task_)

@@ -85,6 +85,8 @@ class ForwardSelector(BaseSelector):
     Seed 002 (002_2595f2849cd4c4da.txt), FS18 and ``wrapper_select``.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"]), None],
         "max_rounds": [Interval(numbers.Integral, 1, None, closed="left")],

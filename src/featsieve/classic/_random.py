@@ -43,6 +43,8 @@ class RandomSelector(BaseSelector):
     2
     """
 
+    _missing = "native"  # the draw ignores the values
+
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "random_state": ["random_state"],

@@ -14,6 +14,7 @@ from ._loaders import (
     load_spectf,
     load_subscribers,
 )
+from ._messy import MESSY, load_auto_mpg, load_messy, load_penguins
 from ._synthetic import (
     make_gbmo_synthetic,
     make_hsic_additive,
@@ -23,6 +24,10 @@ from ._synthetic import (
 
 __all__ = [
     "BUNDLED",
+    "MESSY",
+    "load_auto_mpg",
+    "load_messy",
+    "load_penguins",
     "data_home",
     "load_dataset",
     "load_german_numeric",

@@ -284,7 +284,8 @@ def _fmt_ci(row) -> str:
 
 # ---------------------------------------------------------------- one repeat
 def _frame(X, names, rows):
-    return pd.DataFrame(X[rows], columns=names)
+    # the table as given (text, categories, dates, missing cells), so each selector reads it
+    return X.iloc[rows] if hasattr(X, "iloc") else pd.DataFrame(X[rows], columns=names)
 
 
 def _accepts(fn, name) -> bool:
@@ -295,13 +296,16 @@ def _accepts(fn, name) -> bool:
 
 
 def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,
-                random_state, n_jobs, groups=None, ordered=False):
+                random_state, n_jobs, groups=None, ordered=False, table=None, columns=None):
     name = spec.name
+    table = X if table is None else table
     d = X.shape[1]
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
         support = np.ones(d, bool) if name == ALL else np.zeros(d, bool)
+        if name == ALL and columns is not None:  # ID-like columns are no features
+            support &= ~columns.left_out
         row = {"selection_score": None, "model_fits": 0, "tuned": ""}
     else:
         selector = build_selector(spec, task=task, estimator=model,
@@ -319,12 +323,14 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
                 selector.set_params(cv=folds)
             if groups is not None and _accepts(type(selector)._fit, "groups"):
                 fit_params["groups"] = groups[rows_fit]
+        if columns is not None and _accepts(selector.fit, "columns"):
+            fit_params["columns"] = columns  # the kinds, read once for the whole table
         if spec.uses_selection_val:
-            selector.fit(_frame(X, names, split.train), y[split.train],
-                         X_val=_frame(X, names, split.selection_val),
+            selector.fit(_frame(table, names, split.train), y[split.train],
+                         X_val=_frame(table, names, split.selection_val),
                          y_val=y[split.selection_val], **fit_params)
         else:
-            selector.fit(_frame(X, names, split.fit), y[split.fit], **fit_params)
+            selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
         cands = tuning_candidates(spec, selector, usable, with_values=True)
@@ -378,7 +384,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
 
 
 def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, groups,
-            ordered, window, k_values, n_jobs, keep_selectors, started, budget, progress):
+            ordered, window, k_values, n_jobs, keep_selectors, started, budget, progress,
+            table=None, columns=None):
     """One honest split and every method on it (None: the time budget was spent)."""
     if budget is not None and started is not None and _time.time() - started > budget:
         return None
@@ -400,7 +407,8 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
         for spec in specs:
             pbar.set_postfix_str(spec.name)
             row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
-                                   n_jobs, groups=groups, ordered=ordered)
+                                   n_jobs, groups=groups, ordered=ordered, table=table,
+                                   columns=columns)
             rows.append(row)
             if keep_selectors and sel is not None:
                 selectors[spec.name] = sel
@@ -515,7 +523,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
             scoring: str | None = None, n_repeats: int | None = None, seeds=None,
             random_state=0, groups=None, time=None, k_grid=None,
             time_budget: float | None = None, n_jobs=None, fractions=DEFAULT_FRACTIONS,
-            progress=False, dataset="data", audit=False) -> ComparisonResult:
+            progress=False, dataset="data", audit=False, categorical=None,
+            numeric=None) -> ComparisonResult:
     """Run several selectors on one table under the honest protocol, repeated.
 
     Each repeat splits the rows (seeded, stratified for classes) into train /
@@ -589,6 +598,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         Add the selection-audit columns (noise-pool inflation, nested CV) to
         every row with :func:`featsieve.evaluation.add_audit_columns` (on the
         first seed); a dict passes its options.
+    categorical, numeric : list of column labels or None, default=None
+        Kind overrides (:func:`featsieve._validation.describe_columns`). The kinds
+        are read once for the whole table and passed to every selector, which
+        reads the table as given (text, categories, dates, missing cells).
 
     Returns
     -------
@@ -622,9 +635,11 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     if groups_v is not None and time_v is not None:
         raise ValueError("Give groups or time, not both.")
     names = list(X.columns) if hasattr(X, "columns") else [f"x{i}" for i in range(np.shape(X)[1])]
-    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4)
+    data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4,
+                       categorical=categorical, numeric=numeric)
     task = data.task
     Xv, yv, raw_y = data.X, data.y, y
+    table = data.table if hasattr(data.table, "iloc") else None
     if groups_v is not None and len(groups_v) != len(yv):
         raise ValueError(f"groups must hold one value per row ({len(yv)}); got {len(groups_v)}.")
     if time_v is not None:
@@ -633,6 +648,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
             raise ValueError(f"time must hold one value per row ({len(yv)}); got {len(key)}.")
         order = np.argsort(key, kind="stable")  # rows in time order: index order = time order
         Xv, yv = Xv[order], yv[order]
+        table = None if table is None else table.iloc[order]
     metric = resolve_metric(scoring, task, yv)
     if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
         methods, left_out = default_methods(task, *Xv.shape, estimator=estimator)
@@ -675,7 +691,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     inner = 1 if outer > 1 else n_jobs
     started = _time.time()
     kw = dict(fractions=fractions, groups=groups_v, ordered=time_v is not None,
-              k_values=k_grid, n_jobs=inner, started=started, budget=time_budget)
+              k_values=k_grid, n_jobs=inner, started=started, budget=time_budget,
+              table=table, columns=data.columns)
     pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1)
     reps = []
     if outer == 1:

@@ -9,6 +9,12 @@ baseline on the same evaluator and front. The seed's other baselines
 the method table (:mod:`featsieve.methods`) built from the classic selectors
 and :mod:`featsieve.scores`.
 
+Real tables: the default decision tree takes missing values as NaN (scikit-learn
+trees since 1.3); a model that does not take NaN gets imputed values
+(``BaseSelector``); categorical columns are their category codes, for the tree
+and for the MI crossover weights (estimated with a missing value counted as the
+column's median).
+
 The engine is apart from the estimators: ``_search`` holds one run's state
 (evaluator, cache, front, generator, record) and the strategies FASTENER and
 POSS run on it; the estimators build the state in ``fit`` and read the result

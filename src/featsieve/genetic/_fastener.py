@@ -83,6 +83,8 @@ def _check_weights(w, what, where):
 class _GeneticSearch(BaseSelector):
     """Shared machinery: the split, the evaluator, the cache, the front, the result."""
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _min_samples = 5
     _empty_initial_ok = False  # POSS starts from the empty set; FASTENER never evaluates it
 
@@ -584,6 +586,12 @@ class FASTENER(_GeneticSearch):
                 rows = np.sort(np.random.default_rng(seed).choice(
                     n, size=self.weights_max_samples, replace=False))
             Xw = np.asarray(X_tr[rows], dtype=np.float64)
+            holes = np.isnan(Xw)
+            if holes.any():  # the weights only: a missing value counts as the column's median
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN column
+                    med = np.nan_to_num(np.nanmedian(Xw, axis=0))
+                Xw = np.where(holes, med, Xw)
             if self.task_ == "classification":
                 # scikit-learn's estimator (the seed's, §3.3), same values, by sorting
                 out = mutual_info_classif_sorted(Xw, y_tr[rows], random_state=seed)

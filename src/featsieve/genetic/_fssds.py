@@ -184,6 +184,10 @@ class FSSDS(_GeneticSearch):
     def _input_dtype(self):
         return np.float64
 
+    def _missing_strategy(self):
+        # the default ELM takes no NaN: missing values are imputed for it (BaseSelector)
+        return "impute" if self.estimator is None else super()._missing_strategy()
+
     def _default_estimator(self, seed):
         return _default_elm(self.task_, seed)
 

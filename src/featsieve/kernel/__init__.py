@@ -5,6 +5,12 @@ Composed of three parts (STYLE.md, habit 11): a *kernel* per feature and for
 the output (:mod:`._kernels`), a *blocking* of the samples with a streamed
 design that never builds the ``n^2 x d`` matrix (:mod:`._design`), and a
 *solver* on the Gram form (:mod:`._lars`; proximal for groups).
+
+Real tables: missing values are imputed (training median; a categorical column's
+missing rows are a category of their own, ``BaseSelector``); with a Gaussian
+``kernel_x`` a categorical column gets the indicator kernel ``[a == b]``
+(:class:`~featsieve.kernel._kernels.CategoricalColumns`), so its codes' order
+plays no part; mRMR's discretized MI bins the codes.
 """
 
 from ._baselines import CKTA, FHSIC, MRMR, QPFS, GroupHSICLasso, discrete_mutual_info

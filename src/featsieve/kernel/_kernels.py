@@ -27,6 +27,7 @@ __all__ = [
     "GaussianKernel",
     "LookupGaussianKernel",
     "DeltaKernel",
+    "CategoricalColumns",
     "resolve_kernel",
 ]
 
@@ -329,6 +330,50 @@ class DeltaKernel:
     def gram(self, z: np.ndarray) -> np.ndarray:
         w = self.weights(z)
         return self.cross(z, z) * w[..., :, None] * w[..., None, :]
+
+
+class CategoricalColumns:
+    """A Gaussian kernel whose categorical columns get the indicator kernel ``[a == b]``.
+
+    Numeric columns are standardized as the inner kernel does; a categorical
+    column (category codes) is put on a scale where two different categories
+    are ``SPACING`` apart, so the Gaussian of their distance is 0 (below
+    float32's smallest number) and of equal categories 1: the indicator
+    kernel, i.e. the delta kernel of seed 004 §2.3 without its ``1/n_c``
+    weights (the design's centring and normalization apply as to every
+    feature). The category order plays no part. Missing values reach it as a
+    category of their own (``BaseSelector``'s imputation).
+
+    Parameters
+    ----------
+    inner : GaussianKernel or LookupGaussianKernel
+    categorical : array-like of bool, shape (n_features,)
+    """
+
+    SPACING = 100.0
+
+    def __init__(self, inner, categorical):
+        self.inner = inner
+        self.categorical = np.asarray(categorical, dtype=bool)
+        self.name = inner.name
+
+    def __repr__(self):
+        return f"CategoricalColumns({self.inner!r}, {int(self.categorical.sum())} categorical)"
+
+    def standardize(self, X) -> np.ndarray:
+        Z = self.inner.standardize(X)
+        X = np.asarray(X, dtype=np.float64)
+        Z[self.categorical] = X[:, self.categorical].T * (self.SPACING * self.inner.sigma)
+        return Z
+
+    def weights(self, z):
+        return self.inner.weights(z)
+
+    def cross(self, za, zb, out=None):
+        return self.inner.cross(za, zb, out=out)
+
+    def gram(self, z):
+        return self.inner.gram(z)
 
 
 _KERNELS = {"gaussian": GaussianKernel, "gaussian-lookup": LookupGaussianKernel,

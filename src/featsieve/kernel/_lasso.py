@@ -15,7 +15,7 @@ from .._base import BaseSelector
 from .._resources import Cost, ResourceError, ScalableFormWarning, format_bytes, memory_budget
 from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign, covariate_gram, design_memory, make_blocks
-from ._kernels import resolve_kernel
+from ._kernels import CategoricalColumns, GaussianKernel, resolve_kernel
 from ._lars import nonnegative_lars
 
 __all__ = ["HSICLasso", "NOCCOLasso", "hsic_scores"]
@@ -144,6 +144,10 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
     ``strategy_``).
     """
     kx = resolve_kernel(est.kernel_x, name="kernel_x")
+    cat = getattr(est, "_fit_categorical", None)
+    if cat is not None and cat.shape == (X.shape[1],) and cat.any() and isinstance(
+            kx, GaussianKernel):
+        kx = CategoricalColumns(kx, cat)  # the indicator kernel on categorical columns
     ky = resolve_kernel(est.kernel_y, task=est.task_, name="kernel_y")
     rng = check_random_state(est.random_state)
     plan = _plan(est, X.shape[0], X.shape[1], measure=measure, cached_columns=cached_columns,

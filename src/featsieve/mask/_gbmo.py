@@ -178,6 +178,8 @@ class _MaskEliminationBase(BaseSelector):
     Every fitted attribute about the path is read from ``path_``.
     """
 
+    _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
+
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"])],
         "prefit": ["boolean"],
@@ -203,7 +205,7 @@ class _MaskEliminationBase(BaseSelector):
         raise NotImplementedError
 
     # -------------------------------------------------------------- fit
-    def fit(self, X, y, X_val=None, y_val=None):
+    def fit(self, X, y, X_val=None, y_val=None, **fit_params):
         """Fit the model once (unless ``prefit``) and run the masked elimination.
 
         Parameters
@@ -240,7 +242,7 @@ class _MaskEliminationBase(BaseSelector):
             if trained is not None:
                 check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
                                    "X[list(estimator.feature_names_in_)]")
-        return super().fit(X, y, X_val=X_val, y_val=y_val)
+        return super().fit(X, y, X_val=X_val, y_val=y_val, **fit_params)
 
     def _fit(self, X, y, X_val=None, y_val=None):
         d = X.shape[1]

@@ -382,7 +382,8 @@ class PCLFS(BaseSelector):
         rng = check_random_state(self.random_state)
         n = X.shape[1]
         names = self._fit_feature_names
-        scores = pca_loading_scores(X, n_components=self.n_components, loadings=self.loadings)
+        scores = pca_loading_scores(X, n_components=self.n_components, loadings=self.loadings,
+                                    categorical=self._fit_categorical)
         order, ranking = rank_from_scores(scores)
 
         folds = self._folds(X, y, rng)

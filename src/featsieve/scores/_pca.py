@@ -8,8 +8,22 @@ import numpy as np
 from sklearn.utils.validation import check_array
 
 
+def _one_hot(X, categorical):
+    """Categorical columns (codes) as 0/1 dummies; returns the matrix and each part's column."""
+    parts, owner = [], []
+    for j in range(X.shape[1]):
+        if categorical[j]:
+            cats = np.unique(X[:, j])
+            parts.append((X[:, j][:, None] == cats[None, :]).astype(np.float64))
+            owner += [j] * len(cats)
+        else:
+            parts.append(X[:, j:j + 1])
+            owner.append(j)
+    return np.hstack(parts), np.asarray(owner)
+
+
 def pca_loading_scores(X, y=None, *, n_components: int = 2,
-                       loadings: str = "coefficients") -> np.ndarray:
+                       loadings: str = "coefficients", categorical=None) -> np.ndarray:
     """Sum of the absolute principal-component loadings of each column.
 
     The columns are standardized (mean 0, population standard deviation 1),
@@ -38,6 +52,11 @@ def pca_loading_scores(X, y=None, *, n_components: int = 2,
         by the square root of the component's variance, which for
         standardized data is the correlation between column j and component k
         (so every entry is in [-1, 1] and the first component weighs more).
+    categorical : array-like of bool, shape (n_features,), or None, default=None
+        Columns holding category codes: each is one-hot encoded (one 0/1 column
+        per category seen, standardized like every column) before the PCA, and
+        its score is the sum of its dummies' scores, so a category code's
+        number plays no part.
 
     Returns
     -------
@@ -78,6 +97,10 @@ def pca_loading_scores(X, y=None, *, n_components: int = 2,
         raise ValueError(
             f"loadings must be 'coefficients' or 'correlations'; got {loadings!r}.")
     X = check_array(X, dtype=np.float64, ensure_min_samples=1)
+    if categorical is not None and np.any(categorical):
+        parts, owner = _one_hot(X, np.asarray(categorical, dtype=bool))
+        part_scores = pca_loading_scores(parts, n_components=n_components, loadings=loadings)
+        return np.bincount(owner, weights=part_scores, minlength=X.shape[1])
     n, d = X.shape
     mean = X.mean(axis=0)
     sd = X.std(axis=0)

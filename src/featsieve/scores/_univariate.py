@@ -93,24 +93,70 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
     return scores
 
 
-def abs_correlation_scores(X, y, *, task: str = "regression") -> np.ndarray:
+def _category_association(codes, y, task: str) -> float:
+    """Cramér's V of a categorical column with classes, or the correlation ratio (eta)
+    with a numeric target; both in [0, 1], 1 when the column determines the target."""
+    cats, x = np.unique(codes, return_inverse=True)
+    if len(cats) < 2:
+        return 0.0
+    n = len(x)
+    if task == "classification":
+        classes, t = np.unique(y, return_inverse=True)
+        if len(classes) < 2:
+            return 0.0
+        table = np.zeros((len(cats), len(classes)))
+        np.add.at(table, (x, t), 1.0)
+        expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / n
+        chi2 = ((table - expected) ** 2 / expected).sum()
+        return float(np.sqrt(chi2 / (n * (min(table.shape) - 1))))
+    yf = np.asarray(y, dtype=np.float64)
+    total = ((yf - yf.mean()) ** 2).sum()
+    if total <= 0:
+        return 0.0
+    counts = np.bincount(x)
+    means = np.bincount(x, weights=yf) / counts
+    between = (counts * (means - yf.mean()) ** 2).sum()
+    return float(np.sqrt(min(1.0, between / total)))
+
+
+def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) -> np.ndarray:
     """Absolute Pearson correlation of each column with the target (the CC baseline).
 
     For more than two classes the score is the largest absolute correlation
-    with a one-vs-rest class indicator.
+    with a one-vs-rest class indicator. A categorical column (codes) gets the
+    association of a category with the target instead, on the same 0-1 scale:
+    Cramér's V with classes, the correlation ratio eta with a numeric target.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     task : {"classification", "regression"}, default="regression"
+    categorical : array-like of bool, shape (n_features,), or None, default=None
+        Columns holding category codes.
 
     Returns
     -------
     scores : ndarray of shape (n_features,) in [0, 1]
         0 for constant columns.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 1.0], [1, 2.0], [2, 0.5], [0, 1.5], [1, 3.0], [2, 0.0]])
+    >>> y = np.array([0, 1, 2, 0, 1, 2])
+    >>> abs_correlation_scores(X, y, task="classification", categorical=[True, False])[0]
+    np.float64(1.0)
     """
     X = np.asarray(X, dtype=np.float64)
+    if categorical is not None and np.any(categorical):
+        cat = np.asarray(categorical, dtype=bool)
+        out = np.zeros(X.shape[1])
+        if (~cat).any():
+            out[~cat] = abs_correlation_scores(X[:, ~cat], y, task=task)
+        for j in np.flatnonzero(cat):
+            out[j] = _category_association(X[:, j], np.asarray(y), task)
+        return out
     # correlation is scale-free: rescale each column to max |x| = 1 so that squares of huge
     # values (1e308) cannot overflow
     scale = np.max(np.abs(X), axis=0)
@@ -129,12 +175,16 @@ def abs_correlation_scores(X, y, *, task: str = "regression") -> np.ndarray:
     return np.nan_to_num(np.abs(r), nan=0.0).max(axis=1)
 
 
-def mutual_info_scores(X, y, *, task: str = "classification", random_state=None, n_jobs=None):
+def mutual_info_scores(X, y, *, task: str = "classification", random_state=None, n_jobs=None,
+                       discrete=None):
     """Mutual information of each column with the target, in nats (the MI baseline).
 
     A thin call to scikit-learn's ``mutual_info_classif``/``mutual_info_regression``
-    (k-nearest-neighbour estimator, 3 neighbours).
+    (k-nearest-neighbour estimator, 3 neighbours); ``discrete`` (a bool mask, e.g.
+    categorical and boolean columns) is its ``discrete_features``: those columns
+    are counted, not smoothed.
     """
     fn = mutual_info_classif if task == "classification" else mutual_info_regression
-    return fn(X, y, random_state=random_state, n_jobs=n_jobs)
+    disc = "auto" if discrete is None or not np.any(discrete) else np.asarray(discrete, bool)
+    return fn(X, y, discrete_features=disc, random_state=random_state, n_jobs=n_jobs)
 
