@@ -266,7 +266,9 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4)
     task = data.task
     if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
-        methods, left_out = default_methods(task, *data.X.shape, estimator=estimator)
+        methods, left_out = default_methods(task, *data.X.shape, estimator=estimator,
+                                            n_classes=0 if data.classes is None else
+                                            len(data.classes))
         for line in left_out:
             warnings.warn(line, LeftOutWarning, stacklevel=2)
     specs = resolve_methods(methods, task)
