@@ -239,6 +239,9 @@ def test_every_method_runs_or_refuses_up_front_at_a_wide_shape(name, monkeypatch
         pytest.skip(f"{name} needs {spec.requires}")
     if name in _NO_UP_FRONT_CHECK:
         pytest.skip(_NO_UP_FRONT_CHECK[name])
+    if spec.group == "comparators":
+        pytest.skip(f"{name}: the comparator libraries (issue 20) have no cost model yet; they "
+                    "are outside the default set")
     n, d = _WIDE
     cost = method_cost(name, "classification", n, d, estimator="tree")
     assert isinstance(cost, Cost) and cost.memory_bytes > 0  # every method has a cost model
@@ -266,6 +269,12 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     names = {line.split(":")[0].removeprefix("left out ") for line in left}
     assert "rfecv" in names and "nocco-lasso" in names
     assert not names & set(keep) and {"cc", "hsic-lasso", "gbmo", "rfe"} <= set(keep)
+    # digits' ten classes: LightGBM and logistic fit a model per class, the wrappers' cost
+    # grows tenfold and forward, RFE and PCLFS join the methods left out
+    keep10, left10 = default_methods("classification", 1797, 64, n_classes=10)
+    names10 = {line.split(":")[0].removeprefix("left out ") for line in left10}
+    assert {"forward", "rfe", "pclfs", "rfecv"} <= names10 and "forward" not in keep10
+    assert {"cc", "mi", "hsic-lasso", "mrmr", "embedded", "gbmo"} <= set(keep10)
     assert all("--methods" in line and "estimated" in line for line in left)
     keep_w, left_w = default_methods("classification", 400, 2000)
     assert "rfecv" not in keep_w and "rfe" in keep_w
@@ -278,7 +287,7 @@ def test_compare_uses_the_default_set_and_warns(monkeypatch):
     import featsieve._registry as reg
 
     monkeypatch.setattr(reg, "default_methods",
-                        lambda task, n, d, estimator=None: (["all", "cc"], ["left out x: why"]))
+                        lambda task, n, d, **kw: (["all", "cc"], ["left out x: why"]))
     import featsieve.evaluation._compare as cmp
 
     monkeypatch.setattr(cmp, "default_methods", reg.default_methods)
