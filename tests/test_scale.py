@@ -273,7 +273,8 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     # grows tenfold and forward, RFE and PCLFS join the methods left out
     keep10, left10 = default_methods("classification", 1797, 64, n_classes=10)
     names10 = {line.split(":")[0].removeprefix("left out ") for line in left10}
-    assert {"forward", "rfe", "pclfs", "rfecv"} <= names10 and "forward" not in keep10
+    assert {"forward", "rfe", "rfecv"} <= names10 and "forward" not in keep10
+    assert {"pclfs", "pclfs-ext"} & names10  # PCLFS's grid of 5-fold fits
     assert {"cc", "mi", "hsic-lasso", "mrmr", "embedded", "gbmo"} <= set(keep10)
     assert all("--methods" in line and "estimated" in line for line in left)
     keep_w, left_w = default_methods("classification", 400, 2000)
