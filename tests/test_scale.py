@@ -295,7 +295,7 @@ def test_compare_uses_the_default_set_and_warns(monkeypatch):
     X, y = _data(120, 8)
     with pytest.warns(LeftOutWarning, match="left out x"):
         res = featsieve.compare(X, y, estimator="tree")
-    assert [r["method"] for r in res.rows] == ["all", "cc"]
+    assert [r["method"] for r in res.rows] == ["all", "baseline", "cc"]  # and the no-column baseline row
 
 
 def test_path_parameters_are_capped_on_wide_tables():
