@@ -230,6 +230,7 @@ METHODS = (
                 "from one elimination path)"),
     MethodSpec(
         "rfecv", RFECVSelector, params={"step": "auto", "cv": 5},
+        in_default=False,  # 5 x RFE's fits: the slowest row of Sonar's default run
         source=f"scikit-learn RFECV; baseline of {SEED_003}",
         summary="scikit-learn RFECV, step 1 (1% of the columns above 1,000), 5-fold"),
     # ------------------------------------------------------- GBMO / FLBMO
