@@ -621,13 +621,23 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
 
 
 @cli.command()
-def datasets():
-    """List the bundled datasets."""
-    from .datasets import BUNDLED, MESSY
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+def datasets(as_json):
+    """List the bundled datasets: shape, classes, source and licence."""
+    from .datasets import data_home, list_datasets
 
-    for name, (_, target, descr) in {**BUNDLED, **MESSY}.items():
-        t = target if isinstance(target, str) else "/".join(target)
-        click.echo(f"{name:<22} target={t:<30} {descr.split(':')[0]}")
+    table = list_datasets()
+    if as_json:
+        click.echo(table.to_json(orient="records", indent=1))
+        return
+    for r in table.itertuples():
+        what = r.classes if r.task == "classification" else f"regression ({r.target})"
+        click.echo(f"{r.name:<21} {r.rows:>5} x {r.features:<6} {what:<30} {r.used_by}")
+        click.echo(f"{'':<21} source: {r.source}")
+        click.echo(f"{'':<21} licence: {r.licence}")
+    home = data_home()
+    where = f"$FEATSIEVE_DATA={home}" if home is not None else "the copies inside the package"
+    click.echo(f"scikit-feature sets are read from {where}.")
 
 
 @cli.command(name="methods")
