@@ -393,7 +393,7 @@ def _save_figures(out_dir, synthetic, rb_mlp):
 
 
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
-        out_dir=None) -> ReproduceResult:
+        out_dir=None, results_dir=None, n_jobs=None) -> ReproduceResult:
     """Reproduce seed 000 §4: Table 4 (synthetic), Tables 5-8 (real data), Figures 1-4.
 
     Parameters

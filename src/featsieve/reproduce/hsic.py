@@ -215,7 +215,7 @@ def _figures(tables, out_dir, random_state):
 
 
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
-        out_dir=None) -> ReproduceResult:
+        out_dir=None, results_dir=None, n_jobs=None) -> ReproduceResult:
     """Run the seed 004 reproduction (see the module docstring).
 
     Parameters

@@ -283,7 +283,7 @@ def _noise_table(noise, y, tr, te, model, kind):
     return rows, base
 
 
-def run(*, full=False, random_state=0, progress=False, out_dir=None) -> ReproduceResult:
+def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir=None, n_jobs=None) -> ReproduceResult:
     """Reproduce seed 002 with featsieve's selectors (see the module docstring).
 
     Parameters

@@ -330,7 +330,7 @@ def _table3(full, rng, progress):
 
 # -------------------------------------------------------------------- run
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
-        out_dir=None) -> ReproduceResult:
+        out_dir=None, results_dir=None, n_jobs=None) -> ReproduceResult:
     """Run seed 003's simulation, SPECTF Table 1 / Figure 10 and Table 3.
 
     Parameters
