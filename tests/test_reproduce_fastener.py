@@ -46,4 +46,8 @@ def test_units_put_the_genetic_searches_first():
     methods = [u["method"] for u in units]
     assert methods[:8].count("DT-forward") == 0 and set(methods[8:]) == {"DT-forward"}
     assert [u["dataset"] for u in units[:4]] == ["a", "a", "b", "b"]  # split-major
+    fwd = rep.units(["ALLAML", "colon", "Yale"], n_splits=1, n_generations=5)[6:]
+    assert [(u["protocol"], u["dataset"]) for u in fwd] == [
+        ("honest", "Yale"), ("honest", "colon"), ("honest", "ALLAML"),
+        ("seed", "Yale"), ("seed", "colon"), ("seed", "ALLAML")]  # cheapest first
     assert {u["seed"] for u in units} == {2020, 2021}
