@@ -345,16 +345,17 @@ def _real_unit(unit):
 
 def units(full: bool, random_state: int = 0, *, real_seeds: int | None = None,
           synthetic_seeds: int = 5, tune_synthetic: bool | None = None,
-          models=("lightgbm", "mlp")) -> list[dict]:
+          models=("lightgbm", "mlp"), tune_models=None) -> list[dict]:
     """The units: synthetic (seed, distribution), then real (model, seed, data set),
     model-major so that the cheap LightGBM runs finish first."""
     tune_synthetic = full if tune_synthetic is None else tune_synthetic
+    tune_models = set(models if full else ()) if tune_models is None else set(tune_models)
     n_real = real_seeds or (10 if full else 3)
     syn = [{"part": "synthetic", "distribution": dist, "seed": random_state + i,
             "tune_synthetic": tune_synthetic}
            for i in range(synthetic_seeds) for dist in SYNTHETIC_X]
     real = [{"part": "real", "model": m, "seed": random_state + i, "dataset": ds,
-             "tune_real": full}
+             "tune_real": m in tune_models}
             for m in models for i in range(n_real) for ds in ("residential_building", "sonar")]
     return syn + real
 
@@ -423,7 +424,7 @@ def _save_figures(out_dir, synthetic, rb_mlp):
 
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         out_dir=None, results_dir=None, n_jobs=None, real_seeds: int | None = None,
-        tune_synthetic: bool | None = None, models=("lightgbm", "mlp"),
+        tune_synthetic: bool | None = None, models=("lightgbm", "mlp"), tune_models=None,
         only_cached: bool = False) -> ReproduceResult:
     """Reproduce seed 000 §4: Table 4 (synthetic), Tables 5-8 (real data), Figures 1-4.
 
@@ -450,6 +451,10 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         Tune the synthetic model over :data:`SYNTHETIC_GRID` (default: ``full``);
         False fixes :data:`SYNTHETIC_LGBM`.
     models : tuple of {"lightgbm", "mlp"}, default=("lightgbm", "mlp")
+        The real-data models, in the order their units run.
+    tune_models : list of str or None, default=None
+        The models tuned over Table 3 by 5-fold CV (default: all when ``full``);
+        the others use one point of Table 3 (:data:`QUICK_LGBM`, :data:`QUICK_MLP`).
     only_cached : bool, default=False
         Tables from what ``results_dir`` holds, computing nothing.
 
@@ -460,7 +465,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         the per-seed rows, notes and figure paths.
     """
     unit_list = units(full, random_state, real_seeds=real_seeds, tune_synthetic=tune_synthetic,
-                      models=models)
+                      models=models, tune_models=tune_models)
     results = run_units("gbmo", unit_list, compute_unit, results_dir=results_dir,
                         n_jobs=n_jobs, progress=progress, desc="gbmo units",
                         only_cached=only_cached)
@@ -472,7 +477,9 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         "synthetic_seeds": sorted({u["seed"] for u, _ in done if u["part"] == "synthetic"}),
         "real_seeds": {m: sorted({u["seed"] for u, _ in done if u.get("model") == m})
                        for m in models},
-        "tuned": {"synthetic": unit_list[0]["tune_synthetic"], "real": full}})
+        "tuned": {"synthetic": unit_list[0]["tune_synthetic"],
+                  **{m: any(u.get("tune_real") for u in unit_list if u.get("model") == m)
+                     for m in models}}})
     for dist in SYNTHETIC_X.values():
         if len(syn) and (syn.X == dist).any():
             res.tables[f"Table 4 (synthetic 300 x 100, X ~ {dist}, LightGBM): features "
