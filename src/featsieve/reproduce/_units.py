@@ -73,12 +73,14 @@ class UnitCache:
         return self.dir / f"{unit_key(unit)}.json"
 
     def get(self, unit: dict):
-        """The stored result of ``unit``, or None."""
-        p = self.path(unit)
-        if not p.exists():
-            return None
-        stored = json.loads(p.read_text())
-        return stored["result"] if stored.get("unit") == json.loads(_dumps(unit)) else None
+        """The stored result of ``unit``, or None (found by the hash, whatever the slug)."""
+        digest = unit_key(unit).rsplit("-", 1)[-1]
+        want = json.loads(_dumps(unit))
+        for p in self.dir.glob(f"*{digest}.json"):
+            stored = json.loads(p.read_text())
+            if stored.get("unit") == want:
+                return stored["result"]
+        return None
 
     def put(self, unit: dict, result) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)

@@ -55,49 +55,57 @@ REAL_SETS = ("colon", "ALLAML", "leukemia", "lymphoma", "Prostate_GE", "TOX_171"
              "Isolet")
 
 
-def _selectors(k: int, d: int, random_state: int, with_qpfs: bool):
-    from ..kernel import CKTA, FHSIC, FVM, MRMR, QPFS, HSICLasso, NOCCOLasso, SpAM
+#: Figure 1's methods, cheapest first (units run in this order); QPFS on Data1 only.
+METHODS = ("HSIC Lasso", "mRMR", "FHSIC", "NOCCO Lasso", "cKTA", "QPFS", "SpAM", "FVM")
 
-    out = {
-        "HSIC Lasso": HSICLasso(k),
-        "NOCCO Lasso": NOCCOLasso(k),
-        "mRMR": MRMR(k),
-        "cKTA": CKTA(k),
-        "FHSIC": FHSIC(k),
-        "SpAM": SpAM(k),
-        "FVM": FVM(k),
-    }
-    if with_qpfs:
-        out["QPFS"] = QPFS(k)
-    return out
+
+def _methods(d: int) -> list[str]:
+    return [m for m in METHODS if m != "QPFS" or d <= 300]
+
+
+def _selector(name: str, k: int):
+    from .. import kernel
+
+    cls = {"HSIC Lasso": kernel.HSICLasso, "NOCCO Lasso": kernel.NOCCOLasso,
+           "mRMR": kernel.MRMR, "cKTA": kernel.CKTA, "FHSIC": kernel.FHSIC,
+           "QPFS": kernel.QPFS, "SpAM": kernel.SpAM, "FVM": kernel.FVM}[name]
+    return cls(k)
 
 
 # ------------------------------------------------------------------ units
 def units(full: bool, random_state: int = 0, *, runs: int | None = None,
           real_splits: int | None = None, real_sets=None) -> list[dict]:
-    """Every unit of the run: one data set draw (all methods), one timing draw, one
-    lookup timing, one real-data (set, split, method)."""
+    """Every unit of the run: one (data set draw, method), one (timing draw, method),
+    one lookup timing, one real-data (set, split, method)."""
     runs = runs or (30 if full else 2)
     seeds = np.random.RandomState(random_state).randint(0, 2**31 - 1, size=runs)
     grids = {"Data1": [25, 50, 75, 100, 125, 150, 175, 200] if full else [50, 100, 200],
              "Data2": [50, 100, 150, 200, 250, 300] if full else [50, 100, 150]}
-    out = [{"part": "recovery", "data": data, "n": n, "run": r, "seed": int(seeds[r])}
-           for data, ns in grids.items() for n in ns for r in range(runs)]
     ds = list(range(100, 1001, 100)) if full else [100, 400, 700, 1000]
-    out += [{"part": "timing", "d": d, "run": r, "seed": random_state + r}
-            for d in ds for r in range(runs if full else 1)]
+    t_runs = runs if full else 1
+
+    def figure1(methods):  # method-major: a stopped run has whole methods
+        return [u for m in methods for u in
+                [{"part": "recovery", "data": data, "n": n, "run": r, "seed": int(seeds[r]),
+                  "method": m}
+                 for data, ns in grids.items() if m in _methods(DATA[data][1])
+                 for n in ns for r in range(runs)]
+                + [{"part": "timing", "d": d, "run": r, "seed": random_state + r, "method": m}
+                   for d in ds for r in range(t_runs) if m in _methods(1000)]]
+
+    out = figure1(METHODS[:6])
     out += [{"part": "lookup", "n": n, "run": r, "seed": random_state + r}
             for n in (LOOKUP_N if full else LOOKUP_N[:2]) for r in range(min(runs, 3))]
     if real_sets is None:
         real_sets = REAL_SETS if full else ("colon",)
     if real_splits is None:
         real_splits = 5 if full else 1
-    for s in range(real_splits):
-        for name in real_sets:
-            for m in ("HSIC Lasso", "mRMR", "NOCCO Lasso"):
-                out.append({"part": "real", "dataset": name, "split": s, "method": m,
-                            "seed": random_state + s, "ks": list(KS)})
-    return out
+    out += [{"part": "real", "dataset": name, "split": s, "method": m,
+             "seed": random_state + s, "ks": list(KS)}
+            for s in range(real_splits) for name in real_sets
+            for m in ("HSIC Lasso", "mRMR", "NOCCO Lasso")]
+    # SpAM and FVM last: their Figure 1(b)-(c) fits (d = 1000) cost the most
+    return out + figure1(METHODS[6:])
 
 
 def _recovery(unit):
@@ -106,12 +114,8 @@ def _recovery(unit):
     maker, d, k = DATA[unit["data"]]
     make = make_hsic_additive if maker == "additive" else make_hsic_nonadditive
     X, y, support = make(n_samples=unit["n"], n_features=d, random_state=unit["seed"])
-    true = set(np.flatnonzero(support))
-    out = {}
-    for name, sel in _selectors(k, d, unit["seed"], d <= 300).items():
-        sel.fit(X, y)
-        out[name] = len(set(np.flatnonzero(sel.support_)) & true) / k
-    return out
+    sel = _selector(unit["method"], k).fit(X, y)
+    return {"fraction": len(set(np.flatnonzero(sel.support_)) & set(np.flatnonzero(support))) / k}
 
 
 def _timing(unit):
@@ -119,12 +123,10 @@ def _timing(unit):
 
     X, y, _ = make_hsic_nonadditive(n_samples=100, n_features=unit["d"],
                                     random_state=unit["seed"])
-    out = {}
-    for name, sel in _selectors(3, unit["d"], unit["seed"], False).items():
-        t = time.perf_counter()
-        sel.fit(X, y)
-        out[name] = time.perf_counter() - t
-    return out
+    sel = _selector(unit["method"], 3)
+    t = time.perf_counter()
+    sel.fit(X, y)
+    return {"seconds": time.perf_counter() - t}
 
 
 def _lookup(unit):
@@ -175,20 +177,31 @@ def compute_unit(unit: dict) -> dict:
 
 
 # ----------------------------------------------------------------- tables
+def _pivot(df, index, value):
+    """Mean of ``value`` per index and method, methods as columns in :data:`METHODS` order."""
+    table = df.pivot_table(index=index, columns="method", values=value, aggfunc="mean")
+    table = table[[m for m in METHODS if m in table.columns]].reset_index()
+    table.columns.name = None
+    return table
+
+
 def _tables(unit_list, results):
     by = {}
     for u, r in zip(unit_list, results, strict=True):
         by.setdefault(u["part"], []).append((u, r))
     tables, counts = {}, {}
     rec = pd.DataFrame([{"data": f"{u['data']} ({DATA[u['data']][0]}, d={DATA[u['data']][1]})",
-                         "n": u["n"], "run": u["run"], **r} for u, r in by.get("recovery", [])])
+                         "n": u["n"], "method": u["method"], **r}
+                        for u, r in by.get("recovery", [])])
     if len(rec):
-        counts["runs"] = int(rec.groupby(["data", "n"]).size().min())
-        tables[RECOVERY] = rec.drop(columns="run").groupby(["data", "n"]).mean().reset_index()
-    tim = pd.DataFrame([{"d": u["d"], **r} for u, r in by.get("timing", [])])
+        counts["runs"] = rec.groupby(["method", "data", "n"]).size().groupby("method").min(
+        ).to_dict()
+        tables[RECOVERY] = _pivot(rec, ["data", "n"], "fraction")
+    tim = pd.DataFrame([{"d": u["d"], "method": u["method"], **r}
+                        for u, r in by.get("timing", [])])
     if len(tim):
-        counts["timing_runs"] = int(tim.groupby("d").size().min())
-        tables[TIMING] = tim.groupby("d").mean().reset_index()
+        counts["timing_runs"] = tim.groupby(["method", "d"]).size().groupby("method").min().to_dict()
+        tables[TIMING] = _pivot(tim, ["d"], "seconds")
     look = pd.DataFrame([{"n": u["n"], **r} for u, r in by.get("lookup", [])])
     if len(look):
         counts["lookup_runs"] = int(look.groupby("n").size().min())
@@ -314,11 +327,11 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
 
 def _notes(counts) -> list[str]:
     return [
-        f"Figure 1(a)(b): mean over {counts.get('runs')} runs of |selected and true| / k with "
-        "k known (4 for Data1, 3 for Data2); QPFS only on Data1 (SLSQP is O(d^3) per "
-        "iteration). SpAM and FVM are not in featsieve: not run.",
-        f"Figure 1(c): mean seconds per fit over {counts.get('timing_runs')} run(s) at "
-        "n = 100 on this machine. Figure 1(d): HSIC Lasso with the table-lookup kernel, "
+        f"Figure 1(a)(b): mean of |selected and true| / k with k known (4 for Data1, 3 for "
+        f"Data2); runs per point and method (fewest over the points): {counts.get('runs')}; "
+        "QPFS only on Data1 (SLSQP is O(d^3) per iteration).",
+        f"Figure 1(c): mean seconds per fit at n = 100 on this machine (shared, loaded); runs "
+        f"per d and method: {counts.get('timing_runs')}. Figure 1(d): HSIC Lasso with the table-lookup kernel, "
         f"Data2 with d = {LOOKUP_D}, mean over {counts.get('lookup_runs')} run(s).",
         f"Real data (the seed's text stops before its real-data table; the standard setting): "
         f"{counts.get('real_splits')} honest split(s) per set (45/30/10/15; selection on train "
