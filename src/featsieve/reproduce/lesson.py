@@ -409,7 +409,7 @@ def _checks(wraps, nrows, sep, baseline, noise_se, n_rep) -> pd.DataFrame:
 
 
 def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir=None,
-        n_jobs=None) -> ReproduceResult:
+        n_jobs=None, only_cached=False) -> ReproduceResult:
     """Reproduce seed 002 with featsieve's selectors (see the module docstring).
 
     Parameters
@@ -429,6 +429,10 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir
         Cache of finished parts; a rerun resumes from it.
     n_jobs : int or None, default=None
         joblib workers over the parts.
+    only_cached : bool, default=False
+        Tables from what ``results_dir`` holds, computing nothing (the audit
+        table then lists only the finished methods; the other parts must be
+        there).
 
     Returns
     -------
@@ -439,9 +443,12 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir
     """
     unit_list = units(full, random_state)
     results = run_units("lesson", unit_list, compute_unit, results_dir=results_dir,
-                        n_jobs=n_jobs, progress=progress, desc="lesson parts")
-    parts: dict = {}
+                        n_jobs=n_jobs, progress=progress, desc="lesson parts",
+                        only_cached=only_cached)
+    parts: dict = {"audit": {}}
     for u, r in zip(unit_list, results, strict=True):
+        if r is None:
+            continue
         key = u.get("model") or u.get("selector") or u.get("method")
         parts.setdefault(u["part"], {})[key] = r
     _, _, y, (tr, va, te) = _subscribers()
