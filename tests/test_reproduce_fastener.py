@@ -16,7 +16,8 @@ def _stand_in(tmp_path, monkeypatch):
 
 def test_reproduce_fastener_table_both_protocols(tmp_path, monkeypatch):
     _stand_in(tmp_path, monkeypatch)
-    res = rep.run(datasets=["colon", "absent"], n_splits=2, n_generations=4,
+    small = {"n_agents": 4, "n_iterations": 2, "sizes": 4}
+    res = rep.run(datasets=["colon", "absent"], n_splits=2, n_generations=4, fssds=small,
                   out_dir=tmp_path / "fig", results_dir=tmp_path / "res")
     table = res.tables[rep.MAIN_TABLE].set_index("protocol")
     assert list(table.index) == ["honest", "seed"]  # the headline first
@@ -34,9 +35,11 @@ def test_reproduce_fastener_table_both_protocols(tmp_path, monkeypatch):
     assert conv["share of FASTENER's budget"].tolist() == list(rep.BUDGET_SHARES)
     assert any("absent" in n for n in res.notes)
     assert {p.rsplit("/", 1)[-1] for p in res.figures} == {"fastener_convergence.png"}
-    # 2 splits x 2 protocols x 2 units, each cached; the tables come back from the cache alone
-    assert len(list((tmp_path / "res" / "fastener").glob("*.json"))) == 8
-    again = rep.run(datasets=["colon"], n_splits=2, n_generations=4,
+    assert 0 < honest["FS-SDS mean"] <= 1 and seed["FS-SDS splits"] == 2
+    assert honest["FS-SDS - seed"] == honest["FS-SDS mean"] - 0.658  # Table 3, colon
+    # 2 splits x 2 protocols x 3 units, each cached; the tables come back from the cache alone
+    assert len(list((tmp_path / "res" / "fastener").glob("*.json"))) == 12
+    again = rep.run(datasets=["colon"], n_splits=2, n_generations=4, fssds=small,
                     results_dir=tmp_path / "res", only_cached=True)
     assert again.tables[rep.MAIN_TABLE].equals(res.tables[rep.MAIN_TABLE])
 
@@ -44,9 +47,10 @@ def test_reproduce_fastener_table_both_protocols(tmp_path, monkeypatch):
 def test_units_put_the_genetic_searches_first():
     units = rep.units(["a", "b"], n_splits=2, n_generations=5)
     methods = [u["method"] for u in units]
-    assert methods[:8].count("DT-forward") == 0 and set(methods[8:]) == {"DT-forward"}
+    assert set(methods[:8]) == {"FASTENER+POSS", "FASTENER"}
+    assert set(methods[8:16]) == {"FS-SDS"} and set(methods[16:]) == {"DT-forward"}
     assert [u["dataset"] for u in units[:4]] == ["a", "a", "b", "b"]  # split-major
-    fwd = rep.units(["ALLAML", "colon", "Yale"], n_splits=1, n_generations=5)[6:]
+    fwd = rep.units(["ALLAML", "colon", "Yale"], n_splits=1, n_generations=5)[12:]
     assert [(u["protocol"], u["dataset"]) for u in fwd] == [
         ("honest", "Yale"), ("honest", "colon"), ("honest", "ALLAML"),
         ("seed", "Yale"), ("seed", "colon"), ("seed", "ALLAML")]  # cheapest first

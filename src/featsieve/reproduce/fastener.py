@@ -1,4 +1,4 @@
-"""Seed 001: FASTENER vs POSS vs DT-forward on the scikit-feature sets (Tables 3-4, Figure 9).
+"""Seed 001: FASTENER vs POSS, FS-SDS and DT-forward on the scikit-feature sets (Tables 3-4, Figs. 8-9).
 
 For every data set and split: an 80:20 stratified train/test split (§5.1); each
 method selects on the training part only (FASTENER and POSS score items on a
@@ -13,9 +13,13 @@ and their AUF-against-evaluations curves give the convergence comparison
 (§5.3: FASTENER "converges about three-times faster", AUF "on average 5 %
 larger").
 
-FASTENER, POSS and DT-forward score their candidates on the same selection-val
-rows. DT-forward runs 15 full rounds (``DT_FORWARD_ROUNDS``): Table 4's
-evaluation counts are exactly 15 * d - 105 on every data set.
+FASTENER, POSS, FS-SDS and DT-forward score their candidates on the same
+selection-val rows. DT-forward runs 15 full rounds (``DT_FORWARD_ROUNDS``):
+Table 4's evaluation counts are exactly 15 * d - 105 on every data set. FS-SDS
+(Table 3) uses the seed's extreme learning machine (160 sigmoid neurons) for its
+search and for the refits of its front, with featsieve's default swarm (20
+agents x 20 iterations per size k = 1..20, at most ~8,400 fits; the seed reports
+30,000 evaluations).
 
 Two protocols, each a labelled row group of the table:
 
@@ -30,8 +34,7 @@ Two protocols, each a labelled row group of the table:
 
 Every (data set, split, protocol, method) is one unit of
 :func:`featsieve.reproduce._units.run_units`: cached in the results directory
-and resumed. FS-SDS (Table 3's third method) is not implemented in featsieve;
-its column shows the seed's numbers only.
+and resumed.
 """
 
 from __future__ import annotations
@@ -119,14 +122,21 @@ def _f1(y_true, y_pred, n_classes):
     return f1_from_labels(y_true, y_pred, n_classes, "binary" if n_classes <= 2 else "macro")
 
 
-def _test_auf(items, Xtr, ytr, Xte, yte, n_classes, seed):
+def _elm(seed):
+    from .._elm import ELMClassifier
+
+    # §5.1: FS-SDS's extreme learning machine, 160 sigmoid hidden neurons
+    return ELMClassifier(n_hidden=160, activation="sigmoid", random_state=seed)
+
+
+def _test_auf(items, Xtr, ytr, Xte, yte, n_classes, seed, model=_tree):
     """AUF (K = 20) of test F1 of each (size -> columns) item refit on train."""
     from ..evaluation import area_under_front
 
     scores = {}
     for size, cols in items.items():
         if 0 < size <= K:
-            m = _tree(seed).fit(Xtr[:, cols], ytr)
+            m = model(seed).fit(Xtr[:, cols], ytr)
             scores[size] = _f1(yte, m.predict(Xte[:, cols]), n_classes)
     return area_under_front(scores, K)
 
@@ -173,23 +183,24 @@ def _fast_f1_scorer(estimator, X, y, n_classes):
 
 # ------------------------------------------------------------------ units
 def units(names, n_splits: int, n_generations: int, random_state: int = 0,
-          protocols=("honest", "seed")) -> list[dict]:
-    """The units of a run, in the order they run: the genetic searches first
-    (split-major: every set's split 0 first), then DT-forward (about 90 % of the
-    work: 15 d - 105 tree fits per split), split by split, the honest protocol
-    before the seed's, the cheapest sets (Table 4's evaluation counts) first, so
-    a run that stops early still covers as many sets as it can."""
+          protocols=("honest", "seed"), fssds=None) -> list[dict]:
+    """The units of a run, in the order they run: FASTENER (split-major: every
+    set's split 0 first), then FS-SDS, then DT-forward (the most work: 15 d - 105
+    tree fits per split), each split by split, the honest protocol before the
+    seed's, the cheapest sets (Table 4's evaluation counts) first, so a run that
+    stops early still covers as many sets as it can."""
     genetic = {"honest": "FASTENER+POSS", "seed": "FASTENER"}
 
     def unit(name, s, proto, method):
-        return {"dataset": name, "split": s, "protocol": proto, "method": method,
-                "seed": 2020 + random_state + s, "n_generations": n_generations}
+        u = {"dataset": name, "split": s, "protocol": proto, "method": method,
+             "seed": 2020 + random_state + s, "n_generations": n_generations}
+        return {**u, "fssds": dict(fssds)} if method == "FS-SDS" and fssds else u
 
     by_cost = sorted(names, key=lambda n: SEED_TABLES.get(n, (0, 0, np.inf))[2])
     return ([unit(n, s, p, genetic[p]) for s in range(n_splits) for n in names
              for p in protocols]
-            + [unit(n, s, p, "DT-forward") for s in range(n_splits) for p in protocols
-               for n in by_cost])
+            + [unit(n, s, p, m) for m in ("FS-SDS", "DT-forward") for s in range(n_splits)
+               for p in protocols for n in by_cost])
 
 
 def _load(name):
@@ -200,19 +211,23 @@ def _load(name):
     return X.to_numpy(dtype=np.float64), y
 
 
-def _fastener(seed, n_gen, X, y, X_val, y_val):
-    from ..genetic import FASTENER
-
-    return FASTENER(_tree(seed), n_generations=n_gen, random_state=seed).fit(
-        X, y, X_val=X_val, y_val=y_val)
-
-
-def _forward(seed, X, y, X_val, y_val, n_classes):
+def _select(method, unit, X, y, X_val, y_val, n_classes):
+    """The fitted selector of ``method`` (FASTENER, FS-SDS or DT-forward) and its
+    model evaluations; every candidate is scored by F1 on ``(X_val, y_val)``."""
     from ..classic import ForwardSelector
+    from ..genetic import FASTENER, FSSDS
 
-    return ForwardSelector(_tree(seed), max_rounds=min(DT_FORWARD_ROUNDS, X.shape[1]), tol=None,
-                           scoring=partial(_fast_f1_scorer, n_classes=n_classes),
-                           random_state=seed).fit(X, y, X_val=X_val, y_val=y_val)
+    seed = unit["seed"]
+    if method == "FASTENER":
+        sel = FASTENER(_tree(seed), n_generations=unit["n_generations"], random_state=seed)
+    elif method == "FS-SDS":  # the seed's comparator (Table 3): ELM, featsieve's defaults
+        sel = FSSDS(_elm(seed), random_state=seed, **unit.get("fssds", {}))
+    else:  # DT-forward: 15 full rounds, no early stop (Table 4's counts)
+        sel = ForwardSelector(_tree(seed), max_rounds=min(DT_FORWARD_ROUNDS, X.shape[1]),
+                              tol=None, scoring=partial(_fast_f1_scorer, n_classes=n_classes),
+                              random_state=seed)
+    sel.fit(X, y, X_val=X_val, y_val=y_val)
+    return sel, int(getattr(sel, "n_evaluations_", None) or sel.n_model_fits_)
 
 
 def _front_items(sel):
@@ -221,51 +236,63 @@ def _front_items(sel):
     return {k: [int(c) for c in v] for k, v in _forward_front(sel)[0].items()}
 
 
-def compute_unit(unit: dict) -> dict:
-    """Run one unit (see :func:`units`) and return its JSON-able record."""
+def _val_auf(sel) -> float:
     from ..evaluation import area_under_front
 
+    return float(sel.auf_) if hasattr(sel, "auf_") else area_under_front(
+        _forward_front(sel)[1], K)
+
+
+TAGS = {"FASTENER": "fastener", "POSS": "poss", "DT-forward": "dtfwd", "FS-SDS": "fssds"}
+
+
+def compute_unit(unit: dict) -> dict:
+    """Run one unit (see :func:`units`) and return its JSON-able record."""
     X, y = _load(unit["dataset"])
     n_classes = int(y.max()) + 1
-    seed = unit["seed"]
+    seed, method = unit["seed"], unit["method"]
+    model = _elm if method == "FS-SDS" else _tree
     tr, te = _split_keeping_rare(y, seed, min_rows=5, outer=True)
     Xtr, Xte, ytr, yte = X[tr], X[te], y[tr], y[te]
     t0 = time.perf_counter()
     if unit["protocol"] == "seed":
-        # §5.1: select on the training part, F1 scored on the test part
-        if unit["method"] == "FASTENER":
-            sel = _fastener(seed, unit["n_generations"], Xtr, ytr, Xte, yte)
-            evals = sel.n_evaluations_
-        else:
-            sel = _forward(seed, Xtr, ytr, Xte, yte, n_classes)
-            evals = sel.n_model_fits_
+        # §5.1: select on the training part, F1 scored on the test part; each front
+        # item then refit and scored on 30 re-splits of all rows
+        sel, evals = _select(method, unit, Xtr, ytr, Xte, yte, n_classes)
         sec = time.perf_counter() - t0
         items = _front_items(sel)
-        aufs = [_test_auf(items, X[a], y[a], X[b], y[b], n_classes, seed)
+        aufs = [_test_auf(items, X[a], y[a], X[b], y[b], n_classes, seed, model)
                 for a, b in (_split_keeping_rare(y, r, min_rows=2, outer=True)
                              for r in SEED_RESPLITS)]
         return {"auf": float(np.mean(aufs)), "auf_sd_resplits": float(np.std(aufs, ddof=1)),
-                "evals": int(evals), "sec": sec, "sizes": sorted(items)}
+                "evals": evals, "sec": sec, "sizes": sorted(items)}
     # honest: a selection-val part of the training rows; the test rows are scored once
     fit, val = _split_keeping_rare(ytr, seed, min_rows=4, outer=False)
     args = (Xtr[fit], ytr[fit], Xtr[val], ytr[val])
-    if unit["method"] == "DT-forward":
-        fw = _forward(seed, *args, n_classes)
-        items, val_scores = _forward_front(fw)
-        return {"dtfwd_auf": _test_auf(items, Xtr, ytr, Xte, yte, n_classes, seed),
-                "dtfwd_auf_val": area_under_front(val_scores, K),
-                "dtfwd_evals": int(fw.n_model_fits_), "dtfwd_sec": time.perf_counter() - t0}
+    if method != "FASTENER+POSS":
+        sel, evals = _select(method, unit, *args, n_classes)
+        tag = TAGS[method]
+        return {f"{tag}_auf": _test_auf(_front_items(sel), Xtr, ytr, Xte, yte, n_classes, seed,
+                                        model),
+                f"{tag}_auf_val": _val_auf(sel), f"{tag}_evals": evals,
+                f"{tag}_sec": time.perf_counter() - t0}
+    return _fastener_and_poss(unit, args, (Xtr, ytr, Xte, yte), n_classes)
+
+
+def _fastener_and_poss(unit, args, outer, n_classes):
+    """FASTENER, then POSS with exactly FASTENER's evaluation budget (§5.3)."""
     from ..genetic import POSS
 
-    fa = _fastener(seed, unit["n_generations"], *args)
+    seed = unit["seed"]
+    t0 = time.perf_counter()
+    fa, budget = _select("FASTENER", unit, *args, n_classes)
     rec = {"fastener_sec": time.perf_counter() - t0}
     t0 = time.perf_counter()
-    budget = fa.n_evaluations_  # POSS gets exactly FASTENER's budget
     po = POSS(_tree(seed), n_generations=50 * budget, max_evaluations=budget,
-              random_state=seed).fit(*args[:2], X_val=args[2], y_val=args[3])
+              random_state=seed).fit(args[0], args[1], X_val=args[2], y_val=args[3])
     rec["poss_sec"] = time.perf_counter() - t0
     for key, sel in (("fastener", fa), ("poss", po)):
-        rec[f"{key}_auf"] = _test_auf(_front_items(sel), Xtr, ytr, Xte, yte, n_classes, seed)
+        rec[f"{key}_auf"] = _test_auf(_front_items(sel), *outer, n_classes, seed)
         rec[f"{key}_auf_val"] = float(sel.auf_)
         rec[f"{key}_evals"] = int(sel.n_evaluations_)
         rec[f"{key}_curve"] = _curve(sel)
@@ -283,7 +310,7 @@ def _raw(unit_list, results) -> pd.DataFrame:
         row = rows.setdefault(key, {"dataset": u["dataset"], "split": u["split"],
                                     "protocol": u["protocol"]})
         if u["protocol"] == "seed":
-            tag = "fastener" if u["method"] == "FASTENER" else "dtfwd"
+            tag = TAGS[u["method"]]
             row.update({f"{tag}_{k}": v for k, v in r.items() if k != "sizes"})
         else:
             row.update({k: v for k, v in r.items() if not k.endswith(("_curve", "_front_val"))})
@@ -296,7 +323,8 @@ def _main_table(raw: pd.DataFrame) -> pd.DataFrame:
     for (proto, name), g in raw.groupby(["protocol", "dataset"], sort=False):
         seed_vals = SEED_TABLES.get(name, (np.nan,) * 5)
         row = {"protocol": proto, "dataset": name}
-        methods = (("FASTENER", "fastener"), ("POSS", "poss"), ("DT-fwd", "dtfwd"))
+        methods = (("FASTENER", "fastener"), ("POSS", "poss"), ("DT-fwd", "dtfwd"),
+                   ("FS-SDS", "fssds"))
         for label, key in methods:
             if f"{key}_auf" in g:
                 row[f"{label} splits"] = int(g[f"{key}_auf"].notna().sum())
@@ -308,6 +336,7 @@ def _main_table(raw: pd.DataFrame) -> pd.DataFrame:
                     "seed FS-SDS": seed_vals[0]})
         row["FASTENER - seed"] = row.get("FASTENER mean", np.nan) - seed_vals[3]
         row["DT-fwd - seed"] = row.get("DT-fwd mean", np.nan) - seed_vals[1]
+        row["FS-SDS - seed"] = row.get("FS-SDS mean", np.nan) - seed_vals[0]
         table.append(row)
     proto_order = {"honest": 0, "seed": 1}
     return (pd.DataFrame(table).sort_values("protocol", key=lambda c: c.map(proto_order),
@@ -367,7 +396,7 @@ def _notes(main, cv, speedups, missing) -> list[str]:
     notes.append("honest: selection on the training rows only, AUF of F1 on the untouched "
                  "test rows (the headline). seed: the seed's protocol (selection scored on the "
                  "test rows, fronts re-scored on 30 re-splits of all rows), for comparison "
-                 "with its numbers like for like. FS-SDS is not implemented: seed values only.")
+                 "with its numbers like for like. FS-SDS searches and refits with the seed's ELM.")
     if missing:
         notes.append(f"Skipped (not found): {', '.join(missing)}.")
     return notes
@@ -411,8 +440,8 @@ def _figures(unit_list, results, out_dir) -> list[str]:
 
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False, out_dir=None,
         datasets=None, n_splits: int | None = None, n_generations: int | None = None,
-        protocols=("honest", "seed"), results_dir=None, n_jobs: int | None = None,
-        only_cached: bool = False) -> ReproduceResult:
+        protocols=("honest", "seed"), fssds=None, results_dir=None,
+        n_jobs: int | None = None, only_cached: bool = False) -> ReproduceResult:
     """Run the FASTENER reproduction.
 
     Parameters
@@ -432,6 +461,9 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     n_splits, n_generations : int or None, default=None
         Override the mode's values.
     protocols : tuple of {"honest", "seed"}, default=("honest", "seed")
+    fssds : dict or None, default=None
+        Parameters of :class:`~featsieve.genetic.FSSDS` (``n_agents``,
+        ``n_iterations``, ``sizes``); None: its defaults.
     results_dir : path or None, default=None
         Cache of finished units; a rerun resumes from it.
     n_jobs : int or None, default=None
@@ -452,7 +484,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     names = [n for n in names if n not in missing]
     n_splits = n_splits or (10 if full else 2)
     n_gen = n_generations or (200 if full else 30)
-    unit_list = units(names, n_splits, n_gen, random_state, protocols)
+    unit_list = units(names, n_splits, n_gen, random_state, protocols, fssds)
     results = run_units("fastener", unit_list, compute_unit, results_dir=results_dir,
                         n_jobs=n_jobs, progress=progress, desc="fastener units",
                         only_cached=only_cached)
