@@ -81,6 +81,8 @@ DT_FORWARD_ROUNDS = 15
 #: The seed's re-splits for scoring a front (§5.1: "random seeds from 20 to 50").
 SEED_RESPLITS = tuple(range(20, 50))
 BUDGET_SHARES = (0.1, 0.25, 0.5, 0.75, 1.0)
+#: FS-SDS in quick mode: 10 agents x 5 iterations per size (full mode: FSSDS's defaults).
+QUICK_FSSDS = {"n_agents": 10, "n_iterations": 5}
 MAIN_TABLE = "AUF of test F1 (mean, sd over splits) beside seed Tables 3-4"
 CONV_TABLE = "POSS vs FASTENER: selection-val AUF at equal evaluation budgets"
 
@@ -447,8 +449,8 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     Parameters
     ----------
     full : bool, default=False
-        Quick (default): lung_discrete and colon, 2 splits, 30 generations (a
-        few minutes on 2 cores). Full: the 17 scikit-feature sets of the
+        Quick (default): lung_discrete and colon, 1 split, 30 generations, a
+        small FS-SDS swarm (:data:`QUICK_FSSDS`); a couple of minutes on 2 cores. Full: the 17 scikit-feature sets of the
         seed's Tables 3-4, 10 splits, 200 generations (§5.4; many CPU-hours).
     random_state : int, default=0
         Split ``i`` uses seed ``2020 + random_state + i`` (the seed used 2020).
@@ -463,7 +465,8 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     protocols : tuple of {"honest", "seed"}, default=("honest", "seed")
     fssds : dict or None, default=None
         Parameters of :class:`~featsieve.genetic.FSSDS` (``n_agents``,
-        ``n_iterations``, ``sizes``); None: its defaults.
+        ``n_iterations``, ``sizes``); None: its defaults (full) or
+        :data:`QUICK_FSSDS` (quick).
     results_dir : path or None, default=None
         Cache of finished units; a rerun resumes from it.
     n_jobs : int or None, default=None
@@ -482,8 +485,10 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
         FULL_DATASETS if full else QUICK_DATASETS)
     missing = [n for n in names if not _available(n)]
     names = [n for n in names if n not in missing]
-    n_splits = n_splits or (10 if full else 2)
+    n_splits = n_splits or (10 if full else 1)
     n_gen = n_generations or (200 if full else 30)
+    if fssds is None and not full:
+        fssds = QUICK_FSSDS
     unit_list = units(names, n_splits, n_gen, random_state, protocols, fssds)
     results = run_units("fastener", unit_list, compute_unit, results_dir=results_dir,
                         n_jobs=n_jobs, progress=progress, desc="fastener units",
