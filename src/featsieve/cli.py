@@ -736,8 +736,11 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
         except TypeError as exc:
             _fail(ValueError(f"--param: {exc}"))
     ctx = click.get_current_context()
-    res.params.update(full=bool(full and not params), overrides=params,
-                      **_run_info(ctx, time.perf_counter() - t0))
+    # "full" only when the full protocol ran unchanged and every unit is there
+    changed = {k: v for k, v in params.items() if k != "only_cached"}
+    units = res.params.get("units", {})
+    res.params.update(full=bool(full and not changed and units.get("done") == units.get("total")),
+                      overrides=changed, **_run_info(ctx, time.perf_counter() - t0))
     with pd.option_context("display.width", 160, "display.max_columns", 30,
                            "display.max_colwidth", 60):
         for title, table in res.tables.items():

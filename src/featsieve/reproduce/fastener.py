@@ -494,6 +494,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
                         n_jobs=n_jobs, progress=progress, desc="fastener units",
                         only_cached=only_cached)
     done = [i for i, r in enumerate(results) if r is not None]
+    counts = {"done": len(done), "total": len(unit_list)}
     unit_list, results = [unit_list[i] for i in done], [results[i] for i in done]
     raw = _raw(unit_list, results) if unit_list else pd.DataFrame()
     main = _main_table(raw) if len(raw) else pd.DataFrame()
@@ -506,7 +507,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False, ou
     return ReproduceResult(
         name="fastener", tables=tables, notes=_notes(main, cv, speedups, missing),
         figures=figures,
-        params={"full": full, "random_state": random_state, "datasets": names,
+        params={"full": full, "units": counts, "random_state": random_state, "datasets": names,
                 "n_splits": n_splits, "n_generations": n_gen, "K": K,
                 "protocols": list(protocols), "seed_resplits": list(SEED_RESPLITS)},
     )

@@ -474,6 +474,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
     real_rows = pd.DataFrame([row for u, r in done if u["part"] == "real" for row in r["rows"]])
     res = ReproduceResult(name="gbmo", params={
         "full": full, "random_state": random_state,
+        "units": {"done": len(done), "total": len(unit_list)},
         "synthetic_seeds": sorted({u["seed"] for u, _ in done if u["part"] == "synthetic"}),
         "real_seeds": {m: sorted({u["seed"] for u, _ in done if u.get("model") == m})
                        for m in models},

@@ -322,7 +322,8 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
     figures = (_figures(tables, out_dir, random_state)
                if out_dir is not None and RECOVERY in tables and TIMING in tables else [])
     return ReproduceResult(name="hsic", tables=tables, notes=_notes(counts), figures=figures,
-                           params={"full": full, "random_state": random_state, **counts})
+                           params={"full": full, "random_state": random_state, **counts,
+                                   "units": {"done": len(done), "total": len(unit_list)}})
 
 
 def _notes(counts) -> list[str]:

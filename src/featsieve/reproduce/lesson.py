@@ -455,6 +455,7 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir
     n_rep = parts["noise_repeats"]["separation"]["n_repeats"]
     result = ReproduceResult(name="lesson", params={
         "full": full, "random_state": random_state, "noise_repeats": n_rep,
+        "units": {"done": sum(r is not None for r in results), "total": len(unit_list)},
         "split": {"train": len(tr), "val": len(va), "test": len(te)}})
     meth, wraps = _method_tables(result, parts)
     nrows = parts["noise_fixed"]["sklearn"]["rows"] + parts["noise_fixed"]["seed"]["rows"]

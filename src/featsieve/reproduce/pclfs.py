@@ -417,6 +417,7 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
     res.notes.extend(_notes(sim_overall, spectf, t3))
     cv = unit_list[0]["cv"]
     res.params = {"full": full, "random_state": random_state, "cv": cv,
+                  "units": {"done": len(done), "total": len(unit_list)},
                   "simulation": {"trials": int(sim_long.trial.nunique()) if len(sim_long) else 0,
                                  "T": T_SIMULATION, "t": round(T_SIMULATION / 30, 5)},
                   "spectf": {"T": T_REAL, "t": round(T_REAL / 44, 5)},
