@@ -194,13 +194,19 @@ def _tables(unit_list, results):
                          "n": u["n"], "method": u["method"], **r}
                         for u, r in by.get("recovery", [])])
     if len(rec):
-        counts["runs"] = rec.groupby(["method", "data", "n"]).size().groupby("method").min(
-        ).to_dict()
+        # runs per point and method, fewest over the grid (0: a point not reached)
+        size = rec.pivot_table(index=["data", "n"], columns="method", values="fraction",
+                               aggfunc="size").fillna(0)
+        data1 = size.index.get_level_values("data").str.startswith("Data1")
+        counts["runs"] = {m: int(size[m][data1 if m == "QPFS" else slice(None)].min())
+                          for m in METHODS if m in size}
         tables[RECOVERY] = _pivot(rec, ["data", "n"], "fraction")
     tim = pd.DataFrame([{"d": u["d"], "method": u["method"], **r}
                         for u, r in by.get("timing", [])])
     if len(tim):
-        counts["timing_runs"] = tim.groupby(["method", "d"]).size().groupby("method").min().to_dict()
+        size = tim.pivot_table(index="d", columns="method", values="seconds",
+                               aggfunc="size").fillna(0)
+        counts["timing_runs"] = {m: int(size[m].min()) for m in METHODS if m in size}
         tables[TIMING] = _pivot(tim, ["d"], "seconds")
     look = pd.DataFrame([{"n": u["n"], **r} for u, r in by.get("lookup", [])])
     if len(look):
