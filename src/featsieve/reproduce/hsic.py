@@ -93,19 +93,21 @@ def units(full: bool, random_state: int = 0, *, runs: int | None = None,
                 + [{"part": "timing", "d": d, "run": r, "seed": random_state + r, "method": m}
                    for d in ds for r in range(t_runs) if m in _methods(1000)]]
 
-    out = figure1(METHODS[:6])
-    out += [{"part": "lookup", "n": n, "run": r, "seed": random_state + r}
-            for n in (LOOKUP_N if full else LOOKUP_N[:2]) for r in range(min(runs, 3))]
     if real_sets is None:
         real_sets = REAL_SETS if full else ("colon",)
     if real_splits is None:
         real_splits = 5 if full else 1
-    out += [{"part": "real", "dataset": name, "split": s, "method": m,
+    real = [{"part": "real", "dataset": name, "split": s, "method": m,
              "seed": random_state + s, "ks": list(KS)}
             for s in range(real_splits) for name in real_sets
             for m in ("HSIC Lasso", "mRMR", "NOCCO Lasso")]
-    # SpAM and FVM last: their Figure 1(b)-(c) fits (d = 1000) cost the most
-    return out + figure1(METHODS[6:])
+    lookup = [{"part": "lookup", "n": n, "run": r, "seed": random_state + r}
+              for n in (LOOKUP_N if full else LOOKUP_N[:2]) for r in range(min(runs, 3))]
+    # cheapest first, so a stopped run has whole methods and the real data: the three
+    # fast methods, the real data, the slower Gram-matrix methods, the lookup timing,
+    # then SpAM and FVM (their d = 1000 fits cost the most)
+    return (figure1(METHODS[:3]) + real + figure1(METHODS[3:6]) + lookup
+            + figure1(METHODS[6:]))
 
 
 def _recovery(unit):
