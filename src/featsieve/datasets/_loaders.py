@@ -352,8 +352,8 @@ def load_scikit_feature(name: str, *, data_dir: str | os.PathLike | None = None,
     --------
     >>> from featsieve.datasets import load_scikit_feature
     >>> X, y = load_scikit_feature("colon", return_X_y=True)
-    >>> X.shape, sorted(y.unique())
-    ((62, 2000), [-1, 1])
+    >>> X.shape, y.value_counts().to_dict()
+    ((62, 2000), {-1: 40, 1: 22})
     """
     root = Path(data_dir) if data_dir is not None else data_home()
     path = _npz_path(name, root) if root is not None else _bundled_npz(name)
