@@ -38,9 +38,49 @@ def test_subscribers_split_and_noise():
     assert X.shape == (1260, 1225)
 
 
-def test_scikit_feature_missing_is_clear(tmp_path):
+SEED_001_SETS = {"ALLAML", "arcene", "BASEHOCK", "COIL20", "colon", "GLIOMA", "Isolet", "leukemia",
+                 "lung_discrete", "lymphoma", "orlraws10P", "PCMAC", "Prostate_GE", "RELATHE",
+                 "TOX_171", "warpPIE10P", "Yale"}
+
+
+def test_scikit_feature_sets_are_bundled(monkeypatch):
+    monkeypatch.delenv("FEATSIEVE_DATA", raising=False)
+    assert datasets.data_home() is None
+    assert set(datasets.SCIKIT_FEATURE) == SEED_001_SETS | {"madelon"}
+    b = datasets.load_scikit_feature("lymphoma")
+    assert b.data.shape == (96, 4026) and b.target.nunique() == 9
+    assert "scikit-feature" in b.DESCR and "Licence" in b.DESCR
+    X, y = datasets.load_dataset("colon")  # the generic loader knows them too
+    assert X.shape == (62, 2000) and y.value_counts().to_dict() == {-1: 40, 1: 22}
+
+
+def test_manifest_checksums_and_listing():
+    import hashlib
+    from importlib import resources
+
+    table = datasets.list_datasets()
+    assert set(table.name) >= SEED_001_SETS | {"sonar", "spectf", "musk1", "residential_building"}
+    assert table.source.str.len().min() > 20 and table.licence.str.len().min() >= 7
+    root = resources.files("featsieve.datasets").joinpath("data")
+    for r in table.itertuples():
+        assert hashlib.sha256(root.joinpath(r.file).read_bytes()).hexdigest() == r.sha256, r.name
+    row = table.set_index("name").loc["Isolet"]
+    assert (row.rows, row.features, row.classes) == (1560, 617, "26 classes x 60")
+
+
+def test_scikit_feature_missing_is_clear(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match="FEATSIEVE_DATA"):
         datasets.load_scikit_feature("colon", data_dir=tmp_path)
+    monkeypatch.delenv("FEATSIEVE_DATA", raising=False)
+    with pytest.raises(FileNotFoundError, match="not bundled.*ALLAML"):
+        datasets.load_scikit_feature("USPS")
+
+
+def test_featsieve_data_overrides_bundled(tmp_path, monkeypatch):
+    np.savez(tmp_path / "colon.npz", X=np.ones((4, 3)), y=np.array([0, 1, 0, 1]))
+    monkeypatch.setenv("FEATSIEVE_DATA", str(tmp_path))
+    X, y = datasets.load_scikit_feature("colon", return_X_y=True)
+    assert X.shape == (4, 3) and list(y) == [0, 1, 0, 1]
 
 
 def test_scikit_feature_reads_npz(tmp_path):

@@ -506,31 +506,6 @@ def test_a_front_of_only_the_empty_set_still_selects_the_best_evaluated_subset()
     assert np.isfinite(sel.selection_score_)
 
 
-# --------------------------------------------------------------- reproduce
-def test_reproduce_fastener_table(tmp_path, monkeypatch):
-    from featsieve.reproduce import fastener as rep
-
-    X, y = make_classification(n_samples=150, n_features=30, n_informative=4, n_classes=3,
-                               n_clusters_per_class=1, random_state=0)
-    (tmp_path / "colon").mkdir()  # a stand-in under a seed table's name
-    np.savez(tmp_path / "colon" / "colon.npz", X=X, y=y)
-    monkeypatch.setenv("FEATSIEVE_DATA", str(tmp_path))
-    res = rep.run(datasets=["colon", "absent"], n_splits=2, n_generations=4,
-                  out_dir=tmp_path / "fig")
-    (row,) = res.tables["AUF of test F1 (mean, sd over splits) beside seed Tables 3-4"
-                        ].to_dict("records")
-    assert row["dataset"] == "colon" and row["splits"] == 2
-    assert row["DT-fwd evals"] == 15 * 30 - 105  # 15 full rounds, as Table 4 counts
-    assert row["POSS evals"] == row["FASTENER evals"]  # POSS gets FASTENER's budget
-    assert row["seed FASTENER"] == 0.763 and row["seed DT-fwd evals"] == 29895
-    for m in ("FASTENER", "POSS", "DT-fwd"):
-        assert 0 < row[f"{m} mean"] <= 1 and row[f"{m} sd"] >= 0
-    conv = res.tables["POSS vs FASTENER: selection-val AUF at equal evaluation budgets"]
-    assert conv["share of FASTENER's budget"].tolist() == [0.1, 0.25, 0.5, 0.75, 1.0]
-    assert any("absent" in n for n in res.notes)
-    assert {p.rsplit("/", 1)[-1] for p in res.figures} >= {"fastener_colon_convergence.png"}
-
-
 def test_figure_data_follow_the_history(five_of_sixty):
     from featsieve.report._genetic import (
         auf_plot_data,

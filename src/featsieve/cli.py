@@ -7,6 +7,8 @@ code. Bad input gives one line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 import warnings
 from contextlib import contextmanager
@@ -359,6 +361,9 @@ def _command_line(ctx) -> str:
             parts.append(str(v))
         elif v is True:
             parts.append(p.opts[0])
+        elif isinstance(v, dict):  # --param KEY=VALUE pairs
+            parts += [f"{p.opts[0]} " + shlex.quote(f"{k}={json.dumps(x, separators=(',', ':'))}")
+                      for k, x in v.items()]
         else:
             parts += [p.opts[0], str(v)]
     return " ".join(parts)
@@ -621,13 +626,23 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
 
 
 @cli.command()
-def datasets():
-    """List the bundled datasets."""
-    from .datasets import BUNDLED, MESSY
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+def datasets(as_json):
+    """List the bundled datasets: shape, classes, source and licence."""
+    from .datasets import data_home, list_datasets
 
-    for name, (_, target, descr) in {**BUNDLED, **MESSY}.items():
-        t = target if isinstance(target, str) else "/".join(target)
-        click.echo(f"{name:<22} target={t:<30} {descr.split(':')[0]}")
+    table = list_datasets()
+    if as_json:
+        click.echo(table.to_json(orient="records", indent=1))
+        return
+    for r in table.itertuples():
+        what = r.classes if r.task == "classification" else f"regression ({r.target})"
+        click.echo(f"{r.name:<21} {r.rows:>5} x {r.features:<6} {what:<30} {r.used_by}")
+        click.echo(f"{'':<21} source: {r.source}")
+        click.echo(f"{'':<21} licence: {r.licence}")
+    home = data_home()
+    where = f"$FEATSIEVE_DATA={home}" if home is not None else "the copies inside the package"
+    click.echo(f"scikit-feature sets are read from {where}.")
 
 
 @cli.command(name="methods")
@@ -645,35 +660,92 @@ def list_methods(task):
         click.echo(f"{n:<12} {spec.summary}  [{spec.source}]{note}")
 
 
+def _param(ctx, param, values):
+    """``--param KEY=VALUE`` pairs as keyword arguments (values read as JSON when they parse)."""
+    out = {}
+    for text in values:
+        key, sep, raw = text.partition("=")
+        if not sep or not key.isidentifier():
+            raise click.BadParameter(f"{text!r}: expected KEY=VALUE, e.g. n_splits=2.")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+def _run_info(ctx, seconds: float) -> dict:
+    """Command, versions and machine recorded with a reproduction's results."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = {"python": platform.python_version()}
+    for pkg in ("featsieve", "numpy", "scipy", "scikit-learn", "pandas", "lightgbm", "joblib"):
+        try:
+            versions[pkg] = version(pkg)
+        except PackageNotFoundError:
+            versions[pkg] = None
+    return {"command": _command_line(ctx), "versions": versions,
+            "machine": f"{platform.machine()}, {os.cpu_count()} CPU(s), {platform.system()} "
+                       f"{platform.release()}, {platform.processor() or 'processor unknown'}",
+            "runtime_seconds": round(seconds, 1)}
+
+
 @cli.command()
 @click.argument("name")
 @click.option("--full", is_flag=True, help="The full experiment (slow); default is a quick run.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", type=click.Path(file_okay=False), default="featsieve-reproduce",
               show_default=True, help="Where figures are written.")
+@click.option("--results", "results_dir", type=click.Path(file_okay=False), default=None,
+              help="Cache of finished units (data set x split x method); a rerun resumes from "
+                   "it. Default with --full: ./featsieve-results; quick runs keep none.")
+@click.option("--n-jobs", type=int, default=None, callback=lambda c, p, v: _n_jobs(v)
+              if v is not None else v, help="joblib workers over units (default 1).")
+@click.option("--param", "-p", "params", multiple=True, callback=_param, metavar="KEY=VALUE",
+              help="Override an experiment parameter (e.g. -p n_splits=2); the run is then "
+                   "recorded as reduced, not full.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a self-contained HTML report (tables, notes, figures) here.")
 @click.option("--quiet", "-q", is_flag=True)
-def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
+def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path, report_path,
+              quiet):
     """Reproduce a seed's experiments: gbmo, hsic, fastener, pclfs or lesson."""
+    import time
+
     import pandas as pd
 
     from . import io
     from . import reproduce as rep
 
+    if results_dir is None and full:
+        from .reproduce._units import DEFAULT_RESULTS_DIR
+
+        results_dir = DEFAULT_RESULTS_DIR
+    t0 = time.perf_counter()
     with warnings.catch_warnings():
         if quiet:
             warnings.simplefilter("ignore")
         try:
             io.check_output_paths({"--json": json_path, "--report": report_path})
             res = rep.run(name, full=full, random_state=seed, progress=_progress_on(quiet),
-                          out_dir=out_dir)
+                          out_dir=out_dir, results_dir=results_dir, n_jobs=n_jobs, **params)
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
+        except TypeError as exc:
+            _fail(ValueError(f"--param: {exc}"))
+    ctx = click.get_current_context()
+    # "full" only when the full protocol ran unchanged and every unit is there
+    changed = {k: v for k, v in params.items() if k != "only_cached"}
+    units = res.params.get("units", {})
+    res.params.update(full=bool(full and not changed and units.get("done") == units.get("total")),
+                      overrides=changed, **_run_info(ctx, time.perf_counter() - t0))
     with pd.option_context("display.width", 160, "display.max_columns", 30,
                            "display.max_colwidth", 60):
         for title, table in res.tables.items():
+            if title.startswith("per-"):
+                continue  # raw rows: in --json only
             click.echo(f"\n== {title}")
             click.echo(table.to_string(index=False))
     for note in res.notes:
@@ -682,7 +754,7 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
         click.echo(f"figure: {fig}")
     if json_path:
         try:
-            _write_text(json_path, json.dumps(res.to_dict(), indent=2, default=str))
+            _write_text(json_path, json.dumps(res.to_dict(), indent=1, default=str))
         except OSError as exc:
             _fail(exc)
         click.echo(f"wrote {json_path}")
@@ -690,7 +762,7 @@ def reproduce(name, full, seed, out_dir, json_path, report_path, quiet):
         from .report import write_report
 
         try:
-            write_report(report_path, res, command=_command_line(click.get_current_context()))
+            write_report(report_path, res, command=_command_line(ctx))
         except (OSError, ValueError) as exc:
             _fail(exc)
         click.echo(f"wrote {report_path}")

@@ -1,9 +1,11 @@
-"""Bundled real datasets and synthetic problems with a known support."""
+"""Bundled real datasets (UCI tables and the scikit-feature sets) and synthetic problems."""
 
 from ._eo import make_eo_synthetic
 from ._loaders import (
     BUNDLED,
+    SCIKIT_FEATURE,
     data_home,
+    list_datasets,
     load_dataset,
     load_german_numeric,
     load_ionosphere,
@@ -28,7 +30,9 @@ __all__ = [
     "load_auto_mpg",
     "load_messy",
     "load_penguins",
+    "SCIKIT_FEATURE",
     "data_home",
+    "list_datasets",
     "load_dataset",
     "load_german_numeric",
     "load_ionosphere",

@@ -1,7 +1,11 @@
-"""Loaders for the real datasets bundled with featsieve (and the large ones on disk).
+"""Loaders for the real datasets bundled with featsieve.
 
-The small tables of ``../shared/datasets`` ship inside the package as gzip
-CSV; nothing is downloaded at run time. Loaders follow scikit-learn's
+Every set the seeds' tables use ships inside the package, so nothing is
+downloaded at run time: the UCI tables of ``shared/datasets`` as gzip CSV, the
+18 scikit-feature sets as their compressed ``.npz`` (about 19 MB together).
+``datasets/data/manifest.json`` records each file's sha256, shape, classes,
+source and licence (``featsieve datasets`` prints it); ``$FEATSIEVE_DATA``
+overrides the location of the scikit-feature sets. Loaders follow scikit-learn's
 convention: a :class:`~sklearn.utils.Bunch` with ``data`` (DataFrame),
 ``target`` (Series), ``frame``, ``feature_names``, ``target_names`` and
 ``DESCR``, or ``(X, y)`` with ``return_X_y=True``. Labels keep their original
@@ -10,6 +14,8 @@ values (``"M"``/``"R"`` for Sonar).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from importlib import resources
 from pathlib import Path
@@ -20,6 +26,7 @@ from sklearn.utils import Bunch
 
 __all__ = [
     "BUNDLED",
+    "SCIKIT_FEATURE",
     "load_dataset",
     "load_sonar",
     "load_spectf",
@@ -29,6 +36,7 @@ __all__ = [
     "load_residential_building",
     "load_subscribers",
     "load_scikit_feature",
+    "list_datasets",
     "data_home",
 ]
 
@@ -73,6 +81,32 @@ BUNDLED = {
 }
 
 _SUBSCRIBER_CANDIDATES = 25
+
+
+def _classes_text(classes: dict) -> str:
+    if len(classes) > 4:
+        lo, hi = min(classes.values()), max(classes.values())
+        return f"{len(classes)} classes x {lo}" if lo == hi else (
+            f"{len(classes)} classes, {lo}-{hi} rows each")
+    return ", ".join(f"{k}: {v}" for k, v in classes.items())
+
+
+def _describe(entry: dict) -> str:
+    classes = _classes_text(entry["classes"]) if entry["classes"] else "regression"
+    return (f"{entry['name']}: {entry['rows']} rows x {entry['features']} features ({classes}). "
+            f"Used by {entry['used_by']}. Source: {entry['source']}. Licence: {entry['licence']}.")
+
+
+def _read_manifest() -> dict:
+    text = resources.files("featsieve.datasets").joinpath("data", "manifest.json").read_text()
+    return {e["name"]: e for e in json.loads(text)}
+
+
+_MANIFEST = _read_manifest()
+#: The scikit-feature sets bundled as ``.npz`` (seed 001 Tables 3-4, seed 004's real data).
+SCIKIT_FEATURE = tuple(n for n, e in _MANIFEST.items() if e["file"].endswith(".npz"))
+BUNDLED.update({n: (_MANIFEST[n]["file"], "target", _describe(_MANIFEST[n]))
+                for n in SCIKIT_FEATURE})
 
 
 def _read(file: str) -> pd.DataFrame:
@@ -208,7 +242,8 @@ def load_dataset(name: str, *, target: str | None = None):
     Parameters
     ----------
     name : str
-        One of ``BUNDLED``.
+        One of ``BUNDLED`` (the UCI tables, the subscriber table and the
+        scikit-feature sets; ``featsieve datasets`` lists them).
     target : str or None
         For ``residential_building``: which target (default construction_cost).
         For other datasets it must be None or the dataset's own target name.
@@ -220,8 +255,12 @@ def load_dataset(name: str, *, target: str | None = None):
     ValueError
         A target the dataset does not have.
     """
+    if name in SCIKIT_FEATURE:
+        if target not in (None, "target"):
+            raise ValueError(f"Dataset {name!r} has target column 'target', not {target!r}.")
+        return load_scikit_feature(name, return_X_y=True)
     if name not in _LOADERS:
-        raise KeyError(f"Unknown dataset {name!r}; bundled: {', '.join(_LOADERS)}.")
+        raise KeyError(f"Unknown dataset {name!r}; bundled: {', '.join(BUNDLED)}.")
     if name == "residential_building":
         return load_residential_building(target=target or "construction_cost", return_X_y=True)
     own = BUNDLED[name][1]
@@ -232,46 +271,92 @@ def load_dataset(name: str, *, target: str | None = None):
     return _LOADERS[name](return_X_y=True)
 
 
-def data_home() -> Path:
-    """Directory of the large scikit-feature ``.npz`` files.
+def data_home() -> Path | None:
+    """Directory that overrides the bundled scikit-feature sets, or None.
 
-    ``$FEATSIEVE_DATA`` when set, else ``../shared/datasets`` relative to the
-    working directory (the project's layout).
+    ``$FEATSIEVE_DATA`` when set (holding ``<name>/<name>.npz`` or
+    ``<name>.npz``, e.g. the project's ``shared/datasets``); None otherwise, and
+    the sets bundled inside the package are used.
     """
-    return Path(os.environ.get("FEATSIEVE_DATA", "../shared/datasets"))
+    env = os.environ.get("FEATSIEVE_DATA")
+    return Path(env) if env else None
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _bundled_npz(name: str) -> Path:
+    """The package's copy of a scikit-feature set, checked against the manifest's sha256."""
+    entry = _MANIFEST.get(name)
+    if entry is None or not entry["file"].endswith(".npz"):
+        known = ", ".join(n for n, e in _MANIFEST.items() if e["file"].endswith(".npz"))
+        raise FileNotFoundError(
+            f"scikit-feature dataset {name!r} is not bundled (bundled: {known}). Set "
+            "FEATSIEVE_DATA (or data_dir=) to a directory holding <name>/<name>.npz."
+        )
+    path = Path(str(resources.files("featsieve.datasets").joinpath("data", entry["file"])))
+    if _sha256(path) != entry["sha256"]:
+        raise OSError(f"Bundled file {path} does not match its sha256 in manifest.json; "
+                      "reinstall featsieve.")
+    return path
+
+
+def _npz_path(name: str, root: Path) -> Path:
+    for path in (root / name / f"{name}.npz", root / f"{name}.npz"):
+        if path.exists():
+            return path
+    raise FileNotFoundError(
+        f"scikit-feature dataset {name!r} not found at {root / name / (name + '.npz')}. Set "
+        "FEATSIEVE_DATA (or data_dir=) to the directory that holds <name>/<name>.npz, or unset "
+        "it to use the copies bundled with featsieve."
+    )
 
 
 def load_scikit_feature(name: str, *, data_dir: str | os.PathLike | None = None,
                         return_X_y: bool = False):
-    """Load a scikit-feature benchmark set (``<name>/<name>.npz``) from disk.
+    """Load a scikit-feature benchmark set (seed 001 Tables 3-4, seed 004's real data).
+
+    The 18 sets listed by ``featsieve datasets`` (ALLAML, arcene, BASEHOCK,
+    COIL20, colon, GLIOMA, Isolet, leukemia, lung_discrete, lymphoma, madelon,
+    orlraws10P, PCMAC, Prostate_GE, RELATHE, TOX_171, warpPIE10P, Yale) ship
+    inside the package as the ``.npz`` files of ``shared/datasets`` (same ``X``
+    and ``y`` as the scikit-feature ``.mat`` files), each checked against the
+    sha256 in ``datasets/data/manifest.json`` when loaded.
 
     Parameters
     ----------
     name : str
         E.g. ``"colon"``, ``"ALLAML"``, ``"Isolet"``, ``"madelon"``.
     data_dir : path or None, default=None
-        Directory holding ``<name>/<name>.npz``; :func:`data_home` when None.
+        Directory holding ``<name>/<name>.npz`` (or ``<name>.npz``); when None,
+        ``$FEATSIEVE_DATA`` if set, else the bundled copy.
     return_X_y : bool, default=False
 
     Returns
     -------
     data : Bunch or tuple
         ``X`` as a float64 DataFrame with columns ``f0..f(d-1)``, ``y`` with the
-        original labels.
+        original labels; the Bunch's ``DESCR`` gives shape, classes, source and
+        licence.
 
     Raises
     ------
     FileNotFoundError
-        The file is absent; the message says where it looked and how to point
-        featsieve elsewhere.
+        The set is neither in ``data_dir``/``$FEATSIEVE_DATA`` nor bundled; the
+        message says where it looked and how to point featsieve elsewhere.
+    OSError
+        A bundled file does not match its checksum.
+
+    Examples
+    --------
+    >>> from featsieve.datasets import load_scikit_feature
+    >>> X, y = load_scikit_feature("colon", return_X_y=True)
+    >>> X.shape, y.value_counts().to_dict()
+    ((62, 2000), {-1: 40, 1: 22})
     """
     root = Path(data_dir) if data_dir is not None else data_home()
-    path = root / name / f"{name}.npz"
-    if not path.exists():
-        raise FileNotFoundError(
-            f"scikit-feature dataset {name!r} not found at {path}. Set FEATSIEVE_DATA (or "
-            "data_dir=) to the directory that holds <name>/<name>.npz."
-        )
+    path = _npz_path(name, root) if root is not None else _bundled_npz(name)
     with np.load(path, allow_pickle=False) as z:
         X = np.asarray(z["X"], dtype=np.float64)
         y = np.asarray(z["y"]).ravel()
@@ -279,6 +364,33 @@ def load_scikit_feature(name: str, *, data_dir: str | os.PathLike | None = None,
     ys = pd.Series(y, name="target")
     if return_X_y:
         return Xf, ys
+    descr = _describe(_MANIFEST[name]) if name in _MANIFEST and root is None else (
+        f"scikit-feature benchmark set {name} read from {path} (Li et al. 2018, ACM CSUR 50(6)).")
     return Bunch(data=Xf, target=ys, frame=Xf.assign(target=ys), feature_names=list(Xf.columns),
-                 target_names=["target"],
-                 DESCR=f"scikit-feature benchmark set {name} (Li et al. 2018, ACM CSUR 50(6)).")
+                 target_names=["target"], DESCR=descr)
+
+
+def list_datasets() -> pd.DataFrame:
+    """Every dataset shipped with featsieve: shape, classes, source and licence.
+
+    Returns
+    -------
+    table : DataFrame
+        One row per set with columns ``name``, ``rows``, ``features``,
+        ``task``, ``classes`` (``"label: count"`` pairs, empty for regression),
+        ``target``, ``used_by``, ``source``, ``licence``, ``file``, ``sha256``.
+
+    Examples
+    --------
+    >>> from featsieve.datasets import list_datasets
+    >>> "colon" in set(list_datasets().name)
+    True
+    """
+    rows = []
+    for e in _MANIFEST.values():
+        classes = e["classes"] or {}
+        rows.append({"name": e["name"], "rows": e["rows"], "features": e["features"],
+                     "task": e["task"], "classes": _classes_text(classes), "target": e["target"],
+                     "used_by": e["used_by"], "source": e["source"], "licence": e["licence"],
+                     "file": e["file"], "sha256": e["sha256"]})
+    return pd.DataFrame(rows)

@@ -69,8 +69,9 @@ from sklearn.metrics import get_scorer
 
 from .._registry import k_grid
 from . import ReproduceResult
+from ._units import run_units
 
-__all__ = ["run", "PAPER_TABLE4", "PAPER_TABLES_5_8"]
+__all__ = ["run", "units", "compute_unit", "PAPER_TABLE4", "PAPER_TABLES_5_8"]
 
 #: Seed 000 Table 4: (informative, redundant) selected on the synthetic data.
 PAPER_TABLE4 = {"GBMO": (10, 0), "FLBMO": (10, 0), "CC": (7, 13), "MI": (10, 5), "RFE": (10, 5)}
@@ -269,31 +270,42 @@ def _synthetic_data(seed, distribution):
     return make_gbmo_synthetic(distribution=distribution, random_state=seed)
 
 
-def _synthetic(seeds, full, progress, distribution):
+def _plot_data(gbmo, mu):
+    """The series of Figures 1-4 (JSON-able), from one GBMO path."""
+    from ..report._mask import mask_plot_data
+
+    data = mask_plot_data(gbmo, slack=mu)
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in data.items()}
+
+
+def _synthetic_unit(unit):
+    """One seed of Table 4: features selected by each method, and the GBMO path's plot data."""
+    seed, distribution = unit["seed"], unit["distribution"]
+    X, y, support = _synthetic_data(seed, distribution)
     methods = ("gbmo", "flbmo", "cc", "mi", "rfe")
-    per_seed, first = [], None
-    for seed in _iter(seeds, progress, f"synthetic {distribution}"):
-        X, y, support = _synthetic_data(seed, distribution)
-        rows, gbmo, split = _protocol(X, y, "regression", "lightgbm", seed, full=full,
-                                      methods=methods, eta_grid=SYNTHETIC_ETA, scale=False,
-                                      model_params=SYNTHETIC_LGBM, grid=SYNTHETIC_GRID)
-        if first is None:
-            first = (gbmo, float(rows["gbmo"]["tuned"].split("=")[1]))
-        # FLBMO with eta fixed at 10: the same path, refit on train like FLBMO (eq. 17)
-        flbmo10 = gbmo.support_at(n_features=10)
-        est = clone(gbmo.estimator).fit(X[split.train][:, flbmo10], y[split.train])
-        rows["flbmo10"] = {"support": flbmo10, "tuned": "eta=10",
-                           "test_loss": float(np.mean((est.predict(X[split.test][:, flbmo10])
-                                                       - y[split.test]) ** 2))}
-        for m in methods + ("flbmo10", "all"):
-            r = rows[m]
-            s = r["support"]
-            per_seed.append({"X": SYNTHETIC_X[distribution],
-                             "method": {"flbmo10": "FLBMO (eta=10)"}.get(m) or _LABEL[m],
-                             "seed": seed, "informative": int(s[support].sum()),
-                             "redundant": int(s[~support].sum()),
-                             "tuned": r["tuned"], "test_mse": r["test_loss"]})
-    df = pd.DataFrame(per_seed)
+    rows, gbmo, split = _protocol(X, y, "regression", "lightgbm", seed,
+                                  full=unit["tune_synthetic"], methods=methods,
+                                  eta_grid=SYNTHETIC_ETA, scale=False,
+                                  model_params=SYNTHETIC_LGBM, grid=SYNTHETIC_GRID)
+    # FLBMO with eta fixed at 10: the same path, refit on train like FLBMO (eq. 17)
+    flbmo10 = gbmo.support_at(n_features=10)
+    est = clone(gbmo.estimator).fit(X[split.train][:, flbmo10], y[split.train])
+    rows["flbmo10"] = {"support": flbmo10, "tuned": "eta=10",
+                       "test_loss": float(np.mean((est.predict(X[split.test][:, flbmo10])
+                                                   - y[split.test]) ** 2))}
+    out = []
+    for m in methods + ("flbmo10", "all"):
+        r = rows[m]
+        out.append({"X": SYNTHETIC_X[distribution],
+                    "method": {"flbmo10": "FLBMO (eta=10)"}.get(m) or _LABEL[m],
+                    "seed": seed, "informative": int(r["support"][support].sum()),
+                    "redundant": int(r["support"][~support].sum()),
+                    "tuned": r["tuned"], "test_mse": r["test_loss"]})
+    mu = float(rows["gbmo"]["tuned"].split("=")[1])
+    return {"rows": out, "plot": _plot_data(gbmo, mu), "mu": mu}
+
+
+def _table4(df) -> pd.DataFrame:
     table = []
     for label in df.method.unique():
         sub = df[df.method == label]
@@ -310,29 +322,53 @@ def _synthetic(seeds, full, progress, distribution):
             "paper informative": paper[0],
             "paper redundant": paper[1],
         })
-    return pd.DataFrame(table), df, first
+    return pd.DataFrame(table)
 
 
-def _real(seeds, full, progress):
+def _real_unit(unit):
+    """One (model, data set, seed) of Tables 5-8."""
     from ..datasets import load_residential_building, load_sonar
 
-    data = {
-        "residential_building": (load_residential_building(return_X_y=True), "regression"),
-        "sonar": (load_sonar(return_X_y=True), "classification"),
-    }
-    rows, fig_sel = [], None
-    jobs = [(m, ds, s) for m in ("mlp", "lightgbm") for ds in data for s in seeds]
-    for model_name, ds, seed in _iter(jobs, progress, "real-data runs"):
-        (X, y), task = data[ds]
-        methods = ("mi", "cc", "gbmo", "flbmo") + (("rfe",) if model_name == "lightgbm" else ())
-        res, gbmo, _ = _protocol(X, y, task, model_name, seed, full=full, methods=methods,
-                                 eta_grid=k_grid(X.shape[1]), scale=True)
-        if fig_sel is None and model_name == "mlp" and ds == "residential_building":
-            fig_sel = (gbmo, float(res["gbmo"]["tuned"].split("=")[1]))
-        for r in res.values():
-            rows.append({"model": model_name, "dataset": ds, **{k: v for k, v in r.items()
-                                                              if k != "support"}})
-    return pd.DataFrame(rows), fig_sel
+    ds, model_name, seed = unit["dataset"], unit["model"], unit["seed"]
+    if ds == "sonar":
+        (X, y), task = load_sonar(return_X_y=True), "classification"
+    else:
+        (X, y), task = load_residential_building(return_X_y=True), "regression"
+    methods = ("mi", "cc", "gbmo", "flbmo") + (("rfe",) if model_name == "lightgbm" else ())
+    res, gbmo, _ = _protocol(X, y, task, model_name, seed, full=unit["tune_real"],
+                             methods=methods, eta_grid=k_grid(X.shape[1]), scale=True)
+    rows = [{"model": model_name, "dataset": ds, **{k: v for k, v in r.items()
+                                                   if k != "support"}} for r in res.values()]
+    mu = float(res["gbmo"]["tuned"].split("=")[1])
+    return {"rows": rows, "plot": _plot_data(gbmo, mu), "mu": mu}
+
+
+def units(full: bool, random_state: int = 0, *, real_seeds: int | None = None,
+          synthetic_seeds: int = 5, tune_synthetic: bool | None = None,
+          models=("lightgbm", "mlp"), tune_models=None) -> list[dict]:
+    """The units: synthetic (seed, distribution), then real (model, seed, data set),
+    model-major so that the cheap LightGBM runs finish first."""
+    tune_synthetic = full if tune_synthetic is None else tune_synthetic
+    tune_models = set(models if full else ()) if tune_models is None else set(tune_models)
+    n_real = real_seeds or (10 if full else 3)
+    syn = [{"part": "synthetic", "distribution": dist, "seed": random_state + i,
+            "tune_synthetic": tune_synthetic}
+           for i in range(synthetic_seeds) for dist in SYNTHETIC_X]
+    real = [{"part": "real", "model": m, "seed": random_state + i, "dataset": ds,
+             "tune_real": m in tune_models}
+            for m in models for i in range(n_real) for ds in ("residential_building", "sonar")]
+    return syn + real
+
+
+def compute_unit(unit: dict) -> dict:
+    """Run one unit (see :func:`units`); a JSON-able record."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return (_synthetic_unit if unit["part"] == "synthetic" else _real_unit)(unit)
 
 
 def _tables_5_8(df):
@@ -351,19 +387,12 @@ def _tables_5_8(df):
                 loss = r.test_loss * scale
                 row[f"{unit} ours"] = f"{loss.mean():.4g} ± {loss.std(ddof=0):.2g}"
                 row[f"{unit} paper"] = paper[0] if paper else None
+                row[f"{unit} diff"] = round(loss.mean() - paper[0], 4) if paper else None
                 row[f"{ds.split('_')[0]} n ours"] = round(r.n_selected.mean(), 1)
                 row[f"{ds.split('_')[0]} n paper"] = paper[1] if paper else None
             lines.append(row)
         out[table] = pd.DataFrame(lines)
     return out
-
-
-def _iter(items, progress, desc):
-    if not progress:
-        return items
-    from tqdm.auto import tqdm
-
-    return tqdm(items, desc=desc, leave=False)
 
 
 def _save_figures(out_dir, synthetic, rb_mlp):
@@ -372,16 +401,17 @@ def _save_figures(out_dir, synthetic, rb_mlp):
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from ..report._mask import mask_plot_data, plot_loss, plot_remaining
+    from ..report._mask import plot_loss, plot_remaining
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for (sel, mu), tag, what in ((synthetic, "synthetic", "synthetic data U(0, 1), LightGBM"),
-                                 (rb_mlp, "residential_building", "Residential Building, MLP")):
-        if sel is None:
+    for rec, tag, what in ((synthetic, "synthetic", "synthetic data U(0, 1), LightGBM"),
+                           (rb_mlp, "residential_building", "Residential Building, MLP")):
+        if rec is None:
             continue
-        data = mask_plot_data(sel, slack=mu)
+        mu = rec["mu"]
+        data = {k: np.asarray(v) if isinstance(v, list) else v for k, v in rec["plot"].items()}
         n1, n2 = (1, 2) if tag == "synthetic" else (3, 4)
         for n, draw, name in ((n1, plot_remaining, "remaining"), (n2, plot_loss, "loss")):
             fig = draw(data, title=f"Figure {n}: GBMO (mu={mu:g}), {what}")
@@ -393,7 +423,9 @@ def _save_figures(out_dir, synthetic, rb_mlp):
 
 
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
-        out_dir=None) -> ReproduceResult:
+        out_dir=None, results_dir=None, n_jobs=None, real_seeds: int | None = None,
+        tune_synthetic: bool | None = None, models=("lightgbm", "mlp"), tune_models=None,
+        only_cached: bool = False) -> ReproduceResult:
     """Reproduce seed 000 §4: Table 4 (synthetic), Tables 5-8 (real data), Figures 1-4.
 
     Parameters
@@ -406,8 +438,25 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
     random_state : int, default=0
         The first seed; seeds are ``random_state, random_state + 1, ...``.
     progress : bool, default=False
+        A bar over units with an ETA.
     out_dir : path or None
         Where Figures 1-4 are written as PNG (nothing is written when None).
+    results_dir : path or None, default=None
+        Cache of finished units; a rerun resumes from it.
+    n_jobs : int or None, default=None
+        joblib workers over units.
+    real_seeds : int or None, default=None
+        Override the number of real-data seeds.
+    tune_synthetic : bool or None, default=None
+        Tune the synthetic model over :data:`SYNTHETIC_GRID` (default: ``full``);
+        False fixes :data:`SYNTHETIC_LGBM`.
+    models : tuple of {"lightgbm", "mlp"}, default=("lightgbm", "mlp")
+        The real-data models, in the order their units run.
+    tune_models : list of str or None, default=None
+        The models tuned over Table 3 by 5-fold CV (default: all when ``full``);
+        the others use one point of Table 3 (:data:`QUICK_LGBM`, :data:`QUICK_MLP`).
+    only_cached : bool, default=False
+        Tables from what ``results_dir`` holds, computing nothing.
 
     Returns
     -------
@@ -415,38 +464,71 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         Tables "Table 4 ...", "Table 5 + 7 (MLP)", "Table 6 + 8 (LightGBM)",
         the per-seed rows, notes and figure paths.
     """
-    syn_seeds = [random_state + i for i in range(5)]
-    real_seeds = [random_state + i for i in range(10 if full else 3)]
-    syn = {dist: _synthetic(syn_seeds, full, progress, dist) for dist in SYNTHETIC_X}
-    real_rows, rb_first = _real(real_seeds, full, progress)
-    res = ReproduceResult(name="gbmo", params={"full": full, "random_state": random_state,
-                                               "synthetic_seeds": syn_seeds,
-                                               "real_seeds": real_seeds})
-    for dist, (table4, _, _) in syn.items():
-        res.tables[f"Table 4 (synthetic 300 x 100, X ~ {SYNTHETIC_X[dist]}, LightGBM): "
-                   "features selected"] = table4
-    res.tables.update(_tables_5_8(real_rows))
-    res.tables["per-seed synthetic rows"] = pd.concat([v[1] for v in syn.values()])
+    unit_list = units(full, random_state, real_seeds=real_seeds, tune_synthetic=tune_synthetic,
+                      models=models, tune_models=tune_models)
+    results = run_units("gbmo", unit_list, compute_unit, results_dir=results_dir,
+                        n_jobs=n_jobs, progress=progress, desc="gbmo units",
+                        only_cached=only_cached)
+    done = [(u, r) for u, r in zip(unit_list, results, strict=True) if r is not None]
+    syn = pd.DataFrame([row for u, r in done if u["part"] == "synthetic" for row in r["rows"]])
+    real_rows = pd.DataFrame([row for u, r in done if u["part"] == "real" for row in r["rows"]])
+    res = ReproduceResult(name="gbmo", params={
+        "full": full, "random_state": random_state,
+        "units": {"done": len(done), "total": len(unit_list)},
+        "synthetic_seeds": sorted({u["seed"] for u, _ in done if u["part"] == "synthetic"}),
+        "real_seeds": {m: sorted({u["seed"] for u, _ in done if u.get("model") == m})
+                       for m in models},
+        "tuned": {"synthetic": unit_list[0]["tune_synthetic"],
+                  **{m: any(u.get("tune_real") for u in unit_list if u.get("model") == m)
+                     for m in models}}})
+    for dist in SYNTHETIC_X.values():
+        if len(syn) and (syn.X == dist).any():
+            res.tables[f"Table 4 (synthetic 300 x 100, X ~ {dist}, LightGBM): features "
+                       "selected"] = _table4(syn[syn.X == dist])
+    if len(real_rows):
+        res.tables.update(_tables_5_8(real_rows))
+    res.tables["per-seed synthetic rows"] = syn
     res.tables["per-seed real-data rows"] = real_rows
-    rb = real_rows[(real_rows.dataset == "residential_building") & (real_rows.model == "lightgbm")]
-    mean = rb.groupby("method").test_loss.mean()
-    for dist, (table4, _, _) in syn.items():
+    res.notes += _notes(res.tables, real_rows)
+    if out_dir is not None:
+        first = {(u["part"], u.get("distribution"), u.get("model"), u.get("dataset")): r
+                 for u, r in reversed(done)}
+        res.figures += _save_figures(
+            out_dir, first.get(("synthetic", "uniform", None, None)),
+            first.get(("real", None, "mlp", "residential_building")))
+    return res
+
+
+def _notes(tables, real_rows) -> list[str]:
+    notes = []
+    for title, table4 in tables.items():
+        if not title.startswith("Table 4"):
+            continue
         ok = dict(zip(table4.method, table4["10 and <=1 redundant"], strict=True))
         mse = dict(zip(table4.method, table4["test MSE (mean)"], strict=True))
-        res.notes.append(
-            f"Synthetic, X ~ {SYNTHETIC_X[dist]}: all 10 informative and at most 1 redundant "
+        notes.append(
+            f"Synthetic, X ~ {title.split('X ~ ')[1].split(', LightGBM')[0]}: all 10 informative and at most 1 redundant "
             f"feature in {ok['GBMO']} seeds for GBMO (mu tuned on model-val), {ok['FLBMO']} for "
             f"FLBMO (eta tuned over {{6, 10, 15, 20}}), {ok['FLBMO (eta=10)']} for FLBMO with "
             f"eta = 10; mean test MSE GBMO {mse['GBMO']:.3f} (refit on train), all features "
             f"{mse['All features']:.3f} (refit on train ∪ selection-val).")
-    res.notes += [
+    if len(real_rows):
+        rb = real_rows[(real_rows.dataset == "residential_building")
+                       & (real_rows.model == "lightgbm")]
+        mean = rb.groupby("method").test_loss.mean()
+        notes.append(f"Residential Building, LightGBM, mean test MSE over {rb.seed.nunique()} "
+                     f"seeds: GBMO {mean.get('gbmo', np.nan) * 1e4:.2f}e-4 vs all features "
+                     f"{mean.get('all', np.nan) * 1e4:.2f}e-4.")
+    return notes + NOTES
+
+
+#: Fixed notes on the protocol (measured once; see the module docstring).
+NOTES = [
         "Measured over 30 seeds (0-29) with this protocol and X ~ U(0, 1) (quick model): GBMO "
         "all 10 and <= 1 redundant in 26/30 (so at least 4 of 5 seeds with probability ~0.87), "
         "FLBMO with eta = 10 exactly the 10 in 29/30. The misses: a redundant column the "
         "model leans on, whose zero-masking raises the loss by more than the largest mu (5%), "
         "or a too-small mu picked on the 30-row model-val split.",
-        f"Residential Building, LightGBM, mean test MSE over {len(real_seeds)} seeds: GBMO "
-        f"{mean.get('gbmo', np.nan) * 1e4:.2f}e-4 vs all features {mean.get('all') * 1e4:.2f}e-4.",
         "Our Residential Building has 103 features (V-1..V-8 and V-11..V-29 at 5 lags); the "
         "seed's tables say 105 (it likely counted the two targets).",
         "Features and the Residential Building target are min-max scaled on train ∪ "
@@ -469,7 +551,4 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         "U(0, 1), the table that counts. N(0, 1) is a sensitivity check: zero masking then "
         "sets a column to its centre and the terms are U-shaped; GBMO succeeds in 2/30 "
         "seeds there.",
-    ]
-    if out_dir is not None:
-        res.figures += _save_figures(out_dir, syn["uniform"][2], rb_first)
-    return res
+]

@@ -45,8 +45,9 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import ReproduceResult
+from ._units import run_units
 
-__all__ = ["PUBLISHED", "SeedTree", "run"]
+__all__ = ["PUBLISHED", "SeedTree", "compute_unit", "run", "units"]
 
 BASE = ["mean_consumption", "volatility", "household", "satisfaction", "period",
         "zero_readings", "area_north", "area_south", "area_east", "area_west", "area_central"]
@@ -283,7 +284,132 @@ def _noise_table(noise, y, tr, te, model, kind):
     return rows, base
 
 
-def run(*, full=False, random_state=0, progress=False, out_dir=None) -> ReproduceResult:
+def _subscribers():
+    from ..datasets import load_subscribers
+
+    b = load_subscribers(include_noise=True)
+    noise_cols = [c for c in b.data.columns if c.startswith("noise_")]
+    X = b.data[[c for c in b.data.columns if not c.startswith("noise_")]]
+    noise = b.data[noise_cols].to_numpy(dtype=np.float64)
+    sp = b.split.to_numpy()
+    tr, va, te = (np.flatnonzero(sp == s) for s in ("train", "val", "test"))
+    return X, noise, b.target.to_numpy(), (tr, va, te)
+
+
+def units(full: bool, random_state: int) -> list[dict]:
+    """The lesson's independent parts (each one unit of the resumable run)."""
+    n_rep = 200 if full else 20
+    common = {"full": full, "random_state": random_state}
+    return ([{"part": "methods", "model": k, **common} for k in ("sklearn", "seed")]
+            + [{"part": "noise_fixed", "model": k, **common} for k in ("sklearn", "seed")]
+            + [{"part": "noise_repeats", "selector": s, "n_repeats": n_rep, **common}
+               for s in ("separation", "random")]
+            + [{"part": "audit", "method": m, "n_repeats": 10 if full else 3,
+                "max_noise_fits": None if full else 3000, **common}
+               for m in ("filter", "wrapper", "embedded")])
+
+
+def _noise_repeats(unit, y, split):
+    from ..classic import RandomSelector, UnivariateFilter
+    from ..evaluation import noise_pool_test
+    from ..scores import class_mean_separation
+
+    rs = unit["random_state"]
+    sel = (UnivariateFilter(class_mean_separation, n_features_to_select=8)
+           if unit["selector"] == "separation" else RandomSelector(8, random_state=rs))
+    res = noise_pool_test(sel, _models("sklearn", rs)[0], y, split=split,
+                          n_repeats=unit["n_repeats"], random_state=rs)
+    return {"summary": res.summary().to_dict(orient="records"), "overall": res.overall(),
+            "n_repeats": res.n_repeats}
+
+
+def _audit(unit, X, y, split):
+    from ..classic import EmbeddedSelector, ForwardSelector, UnivariateFilter
+    from ..evaluation import selection_inflation
+
+    model6, model8 = _models("sklearn", unit["random_state"])
+    sel = {"filter": lambda: UnivariateFilter("purity", threshold=0.004),
+           "wrapper": lambda: ForwardSelector(model6, max_rounds=8),
+           "embedded": lambda: EmbeddedSelector(model8, threshold=0.01)}[unit["method"]]()
+    res = selection_inflation(sel, model6, X, y, split=split, n_repeats=unit["n_repeats"],
+                              max_noise_fits=unit["max_noise_fits"],
+                              random_state=unit["random_state"], name=unit["method"])
+    ov = res.noise.overall()
+    return {"method": unit["method"], "own_number": res.own["selection_score"],
+            "own_source": res.own["own_source"], "test": res.own["test_score"],
+            "gap": res.own["gap"], "noise_pool": res.noise.n_noise,
+            "noise_inflation": ov["inflation"], "noise_se": ov["inflation_se"],
+            "naive_cv": res.naive["mean"], "nested_cv": res.nested["mean"],
+            "nested_cv_sd": res.nested["std"]}
+
+
+def compute_unit(unit: dict) -> dict:
+    """Run one part of the lesson (see :func:`units`); a JSON-able record."""
+    X, noise, y, (tr, va, te) = _subscribers()
+    part, rs = unit["part"], unit["random_state"]
+    if part == "methods":
+        rows, w, imp = _methods_table(X, y, tr, va, te, unit["model"], rs)
+        return {"rows": rows, "wrapper": w, "importance": imp}
+    if part == "noise_fixed":
+        rows, base = _noise_table(noise, y, tr, te, _models(unit["model"], rs)[0], unit["model"])
+        return {"rows": rows, "baseline": base}
+    if part == "noise_repeats":  # fresh noise, the lesson's split, whole set = every row
+        return _noise_repeats(unit, y, (tr, te, np.arange(len(y))))
+    return _audit(unit, X, y, (tr, va, te))
+
+
+def _method_tables(result, parts):
+    meth = parts["methods"]["sklearn"]["rows"] + parts["methods"]["seed"]["rows"]
+    meth_df = pd.DataFrame(meth)
+    result.tables["FS15-FS19: three methods, three feature sets (depth-6 tree fit on train)"] = \
+        meth_df.drop(columns=["selected"])
+    result.tables["columns each method kept"] = meth_df.loc[
+        meth_df["selected"] != "", ["model", "method", "selected"]].reset_index(drop=True)
+    wraps = [dict(parts["methods"][k]["wrapper"]) for k in ("sklearn", "seed")]
+    for w in wraps:
+        w["gap"] = w["validation"] - w["test"]
+        w.update({"published_validation": PUBLISHED["wrapper_val"],
+                  "published_test": PUBLISHED["wrapper_test"],
+                  "published_gap": PUBLISHED["wrapper_val"] - PUBLISHED["wrapper_test"]})
+    result.tables["wrapper: its own (validation) number vs the test number"] = pd.DataFrame(wraps)
+    imps = {k: parts["methods"][k]["importance"] for k in ("sklearn", "seed")}
+    result.tables["embedded importance, top 5"] = pd.DataFrame([
+        {"rank": i + 1, "sklearn": f"{imps['sklearn'][i][0]} {imps['sklearn'][i][1]:.3f}",
+         "seed tree": f"{imps['seed'][i][0]} {imps['seed'][i][1]:.3f}",
+         "published": f"{PUBLISHED['importance'][i][0]} {PUBLISHED['importance'][i][1]:.3f}"}
+        for i in range(5)])
+    return meth, wraps
+
+
+def _checks(wraps, nrows, sep, baseline, noise_se, n_rep) -> pd.DataFrame:
+    """The lesson's three directions, each with our numbers and the published ones."""
+    checks = [{"check": f"wrapper validation > test ({w['model']} tree)",
+               "holds": bool(w["validation"] > w["test"]),
+               "ours": f"{w['validation']:.4f} > {w['test']:.4f}",
+               "published": "0.8413 > 0.7579"} for w in wraps]
+    ov = sep["overall"]
+    fixed = [r["inflation"] for r in nrows if r["inflation"] is not None and
+             r["model"] == "sklearn"]
+    checks.append({
+        "check": "whole-set selection on noise scores higher on test than train-only, on average",
+        "holds": bool(ov["inflation"] > 0),
+        "ours": (f"{ov['inflation']:+.4f} ± {ov['inflation_se']:.4f} (mean ± SE, {n_rep} seeds, "
+                 f"k=2,4,8); lesson noise: " + ", ".join(f"{v:+.4f}" for v in fixed)),
+        "published": "+0.0198, +0.0040, +0.0714"})
+    fixed_best = max(r["held_out"] for r in nrows)
+    mean_best = max(max(r["test_train_only"], r["test_whole_set"]) for r in sep["summary"])
+    worst = max(fixed_best, mean_best)
+    checks.append({
+        "check": "no noise-only model beats the majority baseline by more than noise "
+                 f"(2 binomial SE = {2 * noise_se:.4f})",
+        "holds": bool(worst - baseline < 2 * noise_se),
+        "ours": f"best noise-only test accuracy {worst:.4f} vs baseline {baseline:.4f}",
+        "published": "best 0.7460 vs baseline 0.7579"})
+    return pd.DataFrame(checks)
+
+
+def run(*, full=False, random_state=0, progress=False, out_dir=None, results_dir=None,
+        n_jobs=None, only_cached=False) -> ReproduceResult:
     """Reproduce seed 002 with featsieve's selectors (see the module docstring).
 
     Parameters
@@ -296,8 +422,17 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
     random_state : int, default=0
         Seeds the scikit-learn trees, the noise repeats and the audit.
     progress : bool, default=False
+        A bar over the parts with an ETA.
     out_dir : str or path or None, default=None
         When given, ``lesson_noise_inflation.png`` is written there.
+    results_dir : path or None, default=None
+        Cache of finished parts; a rerun resumes from it.
+    n_jobs : int or None, default=None
+        joblib workers over the parts.
+    only_cached : bool, default=False
+        Tables from what ``results_dir`` holds, computing nothing (the audit
+        table then lists only the finished methods; the other parts must be
+        there).
 
     Returns
     -------
@@ -306,126 +441,39 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         importance top 5", "FS21 noise pool (lesson's noise columns)", "FS21
         noise pool over seeds", "selection audit", "direction checks".
     """
-    from ..classic import EmbeddedSelector, ForwardSelector, RandomSelector, UnivariateFilter
-    from ..datasets import load_subscribers
-    from ..evaluation import noise_pool_test, selection_inflation
-    from ..scores import class_mean_separation
-
-    b = load_subscribers(include_noise=True)
-    noise_cols = [c for c in b.data.columns if c.startswith("noise_")]
-    X = b.data[[c for c in b.data.columns if not c.startswith("noise_")]]
-    noise = b.data[noise_cols].to_numpy(dtype=np.float64)
-    y = b.target.to_numpy()
-    sp = b.split.to_numpy()
-    tr, va, te = (np.flatnonzero(sp == s) for s in ("train", "val", "test"))
-    n_rep = 200 if full else 20
+    unit_list = units(full, random_state)
+    results = run_units("lesson", unit_list, compute_unit, results_dir=results_dir,
+                        n_jobs=n_jobs, progress=progress, desc="lesson parts",
+                        only_cached=only_cached)
+    parts: dict = {"audit": {}}
+    for u, r in zip(unit_list, results, strict=True):
+        if r is None:
+            continue
+        key = u.get("model") or u.get("selector") or u.get("method")
+        parts.setdefault(u["part"], {})[key] = r
+    _, _, y, (tr, va, te) = _subscribers()
+    n_rep = parts["noise_repeats"]["separation"]["n_repeats"]
     result = ReproduceResult(name="lesson", params={
         "full": full, "random_state": random_state, "noise_repeats": n_rep,
-        "split": {"train": len(tr), "val": len(va), "test": len(te)},
-        "n_candidates": X.shape[1], "n_noise": len(noise_cols)})
-
-    # FS15-FS19 with both trees
-    meth, wraps, imps = [], [], {}
-    for kind in ("sklearn", "seed"):
-        rows, w, imp = _methods_table(X, y, tr, va, te, kind, random_state)
-        meth += rows
-        wraps.append(w)
-        imps[kind] = imp
-    meth_df = pd.DataFrame(meth)
-    result.tables["FS15-FS19: three methods, three feature sets (depth-6 tree fit on train)"] = \
-        meth_df.drop(columns=["selected"])
-    result.tables["columns each method kept"] = meth_df.loc[
-        meth_df["selected"] != "", ["model", "method", "selected"]].reset_index(drop=True)
-    for w in wraps:
-        w["gap"] = w["validation"] - w["test"]
-        w.update({"published_validation": PUBLISHED["wrapper_val"],
-                  "published_test": PUBLISHED["wrapper_test"],
-                  "published_gap": PUBLISHED["wrapper_val"] - PUBLISHED["wrapper_test"]})
-    result.tables["wrapper: its own (validation) number vs the test number"] = pd.DataFrame(wraps)
-    result.tables["embedded importance, top 5"] = pd.DataFrame([
-        {"rank": i + 1, "sklearn": f"{imps['sklearn'][i][0]} {imps['sklearn'][i][1]:.3f}",
-         "seed tree": f"{imps['seed'][i][0]} {imps['seed'][i][1]:.3f}",
-         "published": f"{PUBLISHED['importance'][i][0]} {PUBLISHED['importance'][i][1]:.3f}"}
-        for i in range(5)])
-
-    # FS21 on the lesson's own noise columns
-    nrows = []
-    for kind in ("sklearn", "seed"):
-        rows, base = _noise_table(noise, y, tr, te, _models(kind, random_state)[0], kind)
-        nrows += rows
+        "units": {"done": sum(r is not None for r in results), "total": len(unit_list)},
+        "split": {"train": len(tr), "val": len(va), "test": len(te)}})
+    meth, wraps = _method_tables(result, parts)
+    nrows = parts["noise_fixed"]["sklearn"]["rows"] + parts["noise_fixed"]["seed"]["rows"]
     result.tables["FS21 noise pool, the lesson's 1,200 noise columns"] = pd.DataFrame(nrows)
-
-    # FS21 over seeded repeats: fresh noise, the lesson's split, whole set = every row
-    split = (tr, te, np.arange(len(y)))
-    model6 = _models("sklearn", random_state)[0]
-    sep = noise_pool_test(UnivariateFilter(class_mean_separation, n_features_to_select=8),
-                          model6, y, split=split, n_repeats=n_rep, random_state=random_state,
-                          progress=progress)
-    rnd = noise_pool_test(RandomSelector(8, random_state=random_state), model6, y, split=split,
-                          n_repeats=n_rep, random_state=random_state, progress=progress)
-    over = []
-    for label, res in (("top-k by separation", sep), ("random columns (ignores y)", rnd)):
-        for r in [*res.summary().to_dict(orient="records"), res.overall()]:
-            over.append({"selector": label, **r})
+    sep, rnd = parts["noise_repeats"]["separation"], parts["noise_repeats"]["random"]
     result.tables[f"FS21 noise pool over {n_rep} seeds (fresh noise, sklearn tree)"] = \
-        pd.DataFrame(over)
-
-    # the audit of the three methods (selection_inflation on the lesson's split)
-    model8 = _models("sklearn", random_state)[1]
-    audit_rows = []
-    for label, sel in (("filter", UnivariateFilter("purity", threshold=0.004)),
-                       ("wrapper", ForwardSelector(model6, max_rounds=8)),
-                       ("embedded", EmbeddedSelector(model8, threshold=0.01))):
-        res = selection_inflation(
-            sel, model6, X, y, split=(tr, va, te), n_repeats=10 if full else 3,
-            max_noise_fits=None if full else 3000, random_state=random_state, name=label,
-            progress=progress)
-        ov = res.noise.overall()
-        audit_rows.append({
-            "method": label, "own_number": res.own["selection_score"],
-            "own_source": res.own["own_source"], "test": res.own["test_score"],
-            "gap": res.own["gap"], "noise_pool": res.noise.n_noise,
-            "noise_inflation": ov["inflation"], "noise_se": ov["inflation_se"],
-            "naive_cv": res.naive["mean"], "nested_cv": res.nested["mean"],
-            "nested_cv_sd": res.nested["std"]})
+        pd.DataFrame([{"selector": label, **r} for label, res in
+                      (("top-k by separation", sep), ("random columns (ignores y)", rnd))
+                      for r in [*res["summary"], res["overall"]]])
     result.tables["selection audit (selection_inflation, lesson split, sklearn tree)"] = \
-        pd.DataFrame(audit_rows)
-
-    # the lesson's three directions
-    n_te = len(te)
+        pd.DataFrame(list(parts["audit"].values()))
     baseline = float(np.mean(y[te] == int(y[tr].mean() > 0.5)))
-    noise_se = float(np.sqrt(baseline * (1 - baseline) / n_te))
-    checks = []
-    for w in wraps:
-        checks.append({
-            "check": f"wrapper validation > test ({w['model']} tree)",
-            "holds": bool(w["validation"] > w["test"]),
-            "ours": f"{w['validation']:.4f} > {w['test']:.4f}",
-            "published": "0.8413 > 0.7579"})
-    ov = sep.overall()
-    fixed = [r["inflation"] for r in nrows if r["inflation"] is not None and
-             r["model"] == "sklearn"]
-    checks.append({
-        "check": "whole-set selection on noise scores higher on test than train-only, on average",
-        "holds": bool(ov["inflation"] > 0),
-        "ours": (f"{ov['inflation']:+.4f} ± {ov['inflation_se']:.4f} (mean ± SE, {n_rep} seeds, "
-                 f"k=2,4,8); lesson noise: " + ", ".join(f"{v:+.4f}" for v in fixed)),
-        "published": "+0.0198, +0.0040, +0.0714"})
-    fixed_best = max(r["held_out"] for r in nrows)
-    mean_best = max(max(r["test_train_only"], r["test_whole_set"])
-                    for r in sep.summary().to_dict(orient="records"))
-    worst = max(fixed_best, mean_best)
-    checks.append({
-        "check": "no noise-only model beats the majority baseline by more than noise "
-                 f"(2 binomial SE = {2 * noise_se:.4f})",
-        "holds": bool(worst - baseline < 2 * noise_se),
-        "ours": f"best noise-only test accuracy {worst:.4f} vs baseline {baseline:.4f}",
-        "published": "best 0.7460 vs baseline 0.7579"})
-    result.tables["direction checks"] = pd.DataFrame(checks)
-
-    seed_rows = [r for r in meth if r["model"] == "seed"]
+    noise_se = float(np.sqrt(baseline * (1 - baseline) / len(te)))
+    checks = _checks(wraps, nrows, sep, baseline, noise_se, n_rep)
+    result.tables["direction checks"] = checks
     exact = all(r["columns"] == r["published_columns"] and
-                abs(r["held_out"] - r["published_held_out"]) < 5e-5 for r in seed_rows)
+                abs(r["held_out"] - r["published_held_out"]) < 5e-5
+                for r in meth if r["model"] == "seed")
     result.notes += [
         "published numbers come from the lesson's hand-written tree; 'sklearn' rows use "
         "scikit-learn's tree (every threshold, min_samples_leaf=2), 'seed' rows the "
@@ -433,8 +481,7 @@ def run(*, full=False, random_state=0, progress=False, out_dir=None) -> Reproduc
         "the seed-tree rows " + ("match" if exact else "do not all match") +
         " the published column counts and held-out accuracies",
         f"majority baseline on the test rows: {baseline:.4f} (published 0.7579)",
-        "direction checks: " + ", ".join(
-            f"{'holds' if c['holds'] else 'FAILS'}" for c in checks),
+        "direction checks: " + ", ".join("holds" if h else "FAILS" for h in checks["holds"]),
     ]
     if out_dir is not None:
         result.figures.append(_figure(sep, rnd, baseline, Path(out_dir)))
@@ -453,14 +500,14 @@ def _figure(sep, rnd, baseline, out_dir: Path) -> str:
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     for off, (label, res) in zip((-0.15, 0.15), (("top-k by separation", sep),
                                                  ("random columns", rnd)), strict=True):
-        s = res.summary()
+        s = pd.DataFrame(res["summary"])
         ax.errorbar(np.arange(len(s)) + off, s["inflation"], yerr=2 * s["inflation_se"],
                     fmt="o", capsize=4, label=label)
     ax.axhline(0, color="grey", lw=0.8)
-    s = sep.summary()
+    s = pd.DataFrame(sep["summary"])
     ax.set_xticks(np.arange(len(s)), [f"k={k}" for k in s["k"]])
     ax.set_ylabel("test accuracy: whole-set − train-only")
-    ax.set_title(f"Noise-pool inflation (mean ± 2 SE, {sep.n_repeats} seeds)", fontsize=10)
+    ax.set_title(f"Noise-pool inflation (mean ± 2 SE, {sep['n_repeats']} seeds)", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = out_dir / "lesson_noise_inflation.png"

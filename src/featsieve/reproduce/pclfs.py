@@ -43,11 +43,11 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.model_selection import StratifiedKFold, train_test_split
-from sklearn.utils import check_random_state
 
 from . import ReproduceResult
+from ._units import run_units
 
-__all__ = ["run"]
+__all__ = ["run", "units", "compute_unit"]
 
 T_SIMULATION = 0.051  # t = 0.0017 with 30 columns (seed, "Simulation results")
 T_REAL = 0.05  # t = 0.0011 with SPECTF's 44 columns (seed, Table 1 / Figure 10)
@@ -162,55 +162,6 @@ def _select_and_score(model, X_tr, y_tr, X_te, y_te, *, smote, cv, T, seed, with
     return rows, ((sel, rfecv) if keep else None)
 
 
-# -------------------------------------------------------------- simulation
-def _simulation(full, rng, progress, out_dir, figures):
-    from ..datasets import make_pclfs_classification
-    from ..progress import track
-
-    n_list = (200, 1000)
-    k_list = (2, 5, 10, 15, 20, 25) if full else (5, 10, 20)
-    imb_list = (0.5, 0.7, 0.9) if full else (0.5, 0.9)
-    trials = 10 if full else 1
-    cv = 5 if full else 3
-    configs = [(n, k, imb) for n in n_list for k in k_list for imb in imb_list]
-    records = []
-    for n, k, imb in track(configs, desc="simulation", enabled=progress):
-        for trial in range(trials):
-            seed = int(rng.randint(0, 2**31 - 1))
-            X, y, informative = make_pclfs_classification(n, 30, k, imbalance=imb,
-                                                          random_state=seed)
-            X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
-                                                      random_state=seed % 10007)
-            # the seed re-balances only the imbalanced sets; at 0.5 SMOTE has nothing to do
-            for smote in (False,) if imb == 0.5 else (False, True):
-                rows, _ = _select_and_score(_logit(), X_tr, y_tr, X_te, y_te, smote=smote,
-                                            cv=cv, T=T_SIMULATION, seed=seed)
-                for r in rows:
-                    hit = informative[r["support"]]
-                    records.append({
-                        "n_samples": n, "SMOTE": "yes" if smote else "no", "imbalance": imb,
-                        "informative": k, "trial": trial, "method": r["method"],
-                        "n_selected": r["n_selected"], "tpr_fs": hit.sum() / k,
-                        "precision_fs": hit.mean() if len(hit) else 0.0, "f1": r["f1"],
-                    })
-    long = pd.DataFrame(records)
-    keys = ["n_samples", "SMOTE", "imbalance", "informative"]
-    agg = long.groupby(keys + ["method"], sort=False)[
-        ["n_selected", "tpr_fs", "precision_fs", "f1"]].mean()
-    wide = agg.unstack("method")
-    short = {"n_selected": "size", "tpr_fs": "TPR", "precision_fs": "prec", "f1": "F1"}
-    wide.columns = [f"{short[m]} {meth}" for m, meth in wide.columns]
-    order = [f"{short[m]} {meth}" for m in short for meth in METHODS]
-    wide = wide[order].reset_index().round(3)
-    overall = long.groupby(["n_samples", "SMOTE", "method"], sort=False)[
-        ["n_selected", "tpr_fs", "precision_fs", "f1"]].mean().round(3).reset_index()
-    if out_dir is not None:
-        figures.extend(_simulation_figures(long, out_dir))
-    params = {"k_list": list(k_list), "imbalance": list(imb_list), "trials": trials,
-              "cv": cv, "T": T_SIMULATION, "t": round(T_SIMULATION / 30, 5)}
-    return wide, overall, params
-
-
 def _simulation_figures(long, out_dir):
     from matplotlib.figure import Figure
 
@@ -244,24 +195,125 @@ def _simulation_figures(long, out_dir):
     return paths
 
 
-# ---------------------------------------------------------------- SPECTF
-def _spectf_table(full, rng, progress, out_dir, figures):
+# ------------------------------------------------------------------ units
+_TABLE3 = ("german_numeric", "ionosphere", "sonar", "musk1", "spectf")
+SIM_N = (200, 1000)
+
+
+def _seed(random_state: int, *key: int) -> int:
+    """A seed of its own for each unit, so units run in any order and in parallel."""
+    return int(np.random.default_rng([random_state, *key]).integers(2**31 - 1))
+
+
+def units(full: bool, random_state: int = 0, *, trials: int | None = None,
+          sim_trials: int | None = None) -> list[dict]:
+    """Simulation (n, k, imbalance, trial), SPECTF (model), Table 3 (set, split)."""
+    cv = 5 if full else 3
+    k_list = (2, 5, 10, 15, 20, 25) if full else (5, 10, 20)
+    imb_list = (0.5, 0.7, 0.9) if full else (0.5, 0.9)
+    out = [{"part": "spectf", "model": m, "cv": cv, "light": not full,
+            "seed": _seed(random_state, 1)}
+           for m in ("Logit", "DecisionTree", "RFC", "SVM_Linear", "LGBM_C")]
+    n_sim = sim_trials or (10 if full else 1)
+    n_t3 = trials or (50 if full else 2)
+    # trial-major, so a stopped run has every configuration at a smaller count
+    for t in range(max(n_sim, n_t3)):
+        if t < n_t3:
+            out += [{"part": "table3", "dataset": ds, "trial": t, "cv": cv,
+                     "seed": _seed(random_state, 3, i, t)} for i, ds in enumerate(_TABLE3)]
+        if t < n_sim:
+            out += [{"part": "simulation", "n": n, "k": k, "imbalance": imb, "trial": t,
+                     "cv": cv, "seed": _seed(random_state, 2, n, k, int(100 * imb), t)}
+                    for n in SIM_N for k in k_list for imb in imb_list]
+    return out
+
+
+def _simulation_unit(u):
+    from ..datasets import make_pclfs_classification
+
+    X, y, informative = make_pclfs_classification(u["n"], 30, u["k"], imbalance=u["imbalance"],
+                                                  random_state=u["seed"])
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
+                                              random_state=u["seed"] % 10007)
+    records = []
+    # the seed re-balances only the imbalanced sets; at 0.5 SMOTE has nothing to do
+    for smote in (False,) if u["imbalance"] == 0.5 else (False, True):
+        rows, _ = _select_and_score(_logit(), X_tr, y_tr, X_te, y_te, smote=smote,
+                                    cv=u["cv"], T=T_SIMULATION, seed=u["seed"])
+        for r in rows:
+            hit = informative[r["support"]]
+            records.append({
+                "n_samples": u["n"], "SMOTE": "yes" if smote else "no",
+                "imbalance": u["imbalance"], "informative": u["k"], "trial": u["trial"],
+                "method": r["method"], "n_selected": r["n_selected"],
+                "tpr_fs": hit.sum() / u["k"], "precision_fs": hit.mean() if len(hit) else 0.0,
+                "f1": r["f1"]})
+    return records
+
+
+def _spectf_data(seed):
     from ..datasets import load_spectf
-    from ..progress import track
 
     X, y = load_spectf(return_X_y=True)
     X = np.asarray(X, dtype=float)
-    y = _recode(y)
-    n = X.shape[1]
-    cv = 5 if full else 3
-    seed = int(rng.randint(0, 2**31 - 1))
+    return train_test_split(X, _recode(y), test_size=0.25, stratify=_recode(y),
+                            random_state=seed % 10007)
+
+
+def _spectf_unit(u):
+    X_tr, X_te, y_tr, y_te = _spectf_data(u["seed"])
+    model = _models(u["seed"] % 10007, light=u["light"])[u["model"]]
+    rows, _ = _select_and_score(model, X_tr, y_tr, X_te, y_te, smote=True, cv=u["cv"],
+                                T=T_REAL, seed=u["seed"])
+    return [{k: v for k, v in r.items() if k != "support"} for r in rows]
+
+
+def _table3_unit(u):
+    from ..datasets import load_dataset
+
+    X, y = load_dataset(u["dataset"])
+    X, y = np.asarray(X, dtype=float), _recode(y)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
-                                              random_state=seed % 10007)
+                                              random_state=u["seed"] % 10007)
+    records = []
+    for smote in (False, True):
+        rows, _ = _select_and_score(_logit(), X_tr, y_tr, X_te, y_te, smote=smote, cv=u["cv"],
+                                    T=T_REAL, seed=u["seed"], with_basic=True)
+        records += [{"dataset": u["dataset"], "SMOTE": "yes" if smote else "no",
+                     "trial": u["trial"], "method": r["method"], "n_selected": r["n_selected"],
+                     "f1": r["f1"], "error": 100.0 * r["error"]} for r in rows]
+    return records
+
+
+def compute_unit(unit: dict) -> list[dict]:
+    """Run one unit (see :func:`units`); JSON-able records."""
+    from threadpoolctl import threadpool_limits
+
+    # thousands of small model fits: one BLAS/OpenMP thread each is several times faster
+    # than threads fighting over two cores (restored when the block ends)
+    with threadpool_limits(limits=1):
+        return {"simulation": _simulation_unit, "spectf": _spectf_unit,
+                "table3": _table3_unit}[unit["part"]](unit)
+
+
+# ----------------------------------------------------------------- tables
+def _simulation_tables(long):
+    keys = ["n_samples", "SMOTE", "imbalance", "informative"]
+    agg = long.groupby(keys + ["method"], sort=False)[
+        ["n_selected", "tpr_fs", "precision_fs", "f1"]].mean()
+    wide = agg.unstack("method")
+    short = {"n_selected": "size", "tpr_fs": "TPR", "precision_fs": "prec", "f1": "F1"}
+    wide.columns = [f"{short[m]} {meth}" for m, meth in wide.columns]
+    order = [f"{short[m]} {meth}" for m in short for meth in METHODS]
+    wide = wide[order].reset_index().round(3)
+    overall = long.groupby(["n_samples", "SMOTE", "method"], sort=False)[
+        ["n_selected", "tpr_fs", "precision_fs", "f1"]].mean().round(3).reset_index()
+    return wide, overall
+
+
+def _spectf_table(by_model, n_features=44):
     out = []
-    for name, model in track(list(_models(seed % 10007, light=not full).items()), desc="SPECTF models",
-                             enabled=progress):
-        rows, fitted = _select_and_score(model, X_tr, y_tr, X_te, y_te, smote=True, cv=cv,
-                                         T=T_REAL, seed=seed, keep=(name == "Logit"))
+    for name, rows in by_model.items():
         r = {row["method"]: row for row in rows}
         out.append({
             "model": name,
@@ -269,68 +321,44 @@ def _spectf_table(full, rng, progress, out_dir, figures):
             "PCLFS n": r["PCLFS"]["n_selected"], "PCLFS F1": r["PCLFS"]["f1"],
             "PCLFS-ext n": r["PCLFS-ext"]["n_selected"], "PCLFS-ext F1": r["PCLFS-ext"]["f1"],
             "feature reduction % (RFE->ext)":
-                100.0 * (r["RFE(CV)"]["n_selected"] - r["PCLFS-ext"]["n_selected"]) / n,
+                100.0 * (r["RFE(CV)"]["n_selected"] - r["PCLFS-ext"]["n_selected"]) / n_features,
             "F1 change (ext-RFE)": r["PCLFS-ext"]["f1"] - r["RFE(CV)"]["f1"],
         })
-        if fitted is not None and out_dir is not None:
-            from ..report._pca import figures as pca_figures
-
-            sel, rfecv = fitted
-            [(title, fig)] = pca_figures("pclfs-ext", sel, rfecv=rfecv)
-            fig.suptitle("SPECTF, Logit with SMOTE (seed Figure 10)", fontsize=10)
-            fig.tight_layout(rect=(0, 0, 1, 0.95))
-            path = os.path.join(out_dir, "pclfs_spectf_logit_grid.png")
-            fig.savefig(path, dpi=110)
-            figures.append(path)
-    table = pd.DataFrame(out).round(3)
-    return table, {"cv": cv, "T": T_REAL, "t": round(T_REAL / n, 5), "test_rows": len(y_te),
-                   "train_rows": len(y_tr)}
+    return pd.DataFrame(out).round(3)
 
 
-# --------------------------------------------------------------- Table 3
-_TABLE3 = ("german_numeric", "ionosphere", "sonar", "musk1", "spectf")
-
-
-def _table3(full, rng, progress):
-    from ..datasets import load_dataset
-    from ..progress import track
-
-    trials = 50 if full else 2
-    cv = 5 if full else 3
-    records = []
-    jobs = [(ds, t) for ds in _TABLE3 for t in range(trials)]
-    data = {}
-    for ds in _TABLE3:
-        X, y = load_dataset(ds)
-        data[ds] = (np.asarray(X, dtype=float), _recode(y))
-    for ds, trial in track(jobs, desc="Table 3 splits", enabled=progress):
-        X, y = data[ds]
-        seed = int(rng.randint(0, 2**31 - 1))
-        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
-                                                  random_state=seed % 10007)
-        for smote in (False, True):
-            rows, _ = _select_and_score(_logit(), X_tr, y_tr, X_te, y_te, smote=smote, cv=cv,
-                                        T=T_REAL, seed=seed, with_basic=True)
-            for r in rows:
-                records.append({"dataset": ds, "SMOTE": "yes" if smote else "no",
-                                "trial": trial, "method": r["method"],
-                                "n_selected": r["n_selected"], "f1": r["f1"],
-                                "error": 100.0 * r["error"]})
-    long = pd.DataFrame(records)
+def _table3(long):
     g = long.groupby(["dataset", "SMOTE", "method"], sort=False)
-    table = pd.DataFrame({
+    return pd.DataFrame({
+        "splits": g["f1"].size(),
         "size": g["n_selected"].mean(),
         "F1": g["f1"].mean(),
         "error % best": g["error"].min(),
         "error % mean": g["error"].mean(),
         "error % sd": g["error"].std(ddof=1),
     }).reset_index().round(3)
-    return table, {"trials": trials, "cv": cv, "T": T_REAL}
+
+
+def _spectf_figure(seed, cv, light, out_dir):
+    """Seed Figure 10: the Logit grid on SPECTF with SMOTE (refit once, for the drawing)."""
+    from ..report._pca import figures as pca_figures
+
+    X_tr, X_te, y_tr, y_te = _spectf_data(seed)
+    _, (sel, rfecv) = _select_and_score(_models(seed % 10007, light=light)["Logit"], X_tr, y_tr,
+                                        X_te, y_te, smote=True, cv=cv, T=T_REAL, seed=seed,
+                                        keep=True)
+    [(_, fig)] = pca_figures("pclfs-ext", sel, rfecv=rfecv)
+    fig.suptitle("SPECTF, Logit with SMOTE (seed Figure 10)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    path = os.path.join(out_dir, "pclfs_spectf_logit_grid.png")
+    fig.savefig(path, dpi=110)
+    return path
 
 
 # -------------------------------------------------------------------- run
 def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
-        out_dir=None) -> ReproduceResult:
+        out_dir=None, results_dir=None, n_jobs=None, trials: int | None = None,
+        sim_trials: int | None = None, only_cached: bool = False) -> ReproduceResult:
     """Run seed 003's simulation, SPECTF Table 1 / Figure 10 and Table 3.
 
     Parameters
@@ -341,13 +369,21 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
         (3 informative counts x 2 imbalance rates x 1 data set; Table 3: 2
         splits; 3-fold CV) takes a few minutes on two cores.
     random_state : int, default=0
-        Seeds every data set, split, fold and SMOTE draw.
+        Seeds every data set, split, fold and SMOTE draw (one seed per unit).
     progress : bool, default=False
-        Progress bars on a terminal.
+        A bar over units with an ETA.
     out_dir : str or None, default=None
         When given, the simulation figures (Figures 5-9) and the SPECTF grid
         figure (Figure 10, with RFECV's curve beside it) are written there as
         PNG.
+    results_dir : path or None, default=None
+        Cache of finished units; a rerun resumes from it.
+    n_jobs : int or None, default=None
+        joblib workers over units.
+    trials, sim_trials : int or None, default=None
+        Override Table 3's splits / the simulation's data sets per configuration.
+    only_cached : bool, default=False
+        Tables from what ``results_dir`` holds, computing nothing.
 
     Returns
     -------
@@ -360,29 +396,38 @@ def run(*, full: bool = False, random_state: int = 0, progress: bool = False,
     ModuleNotFoundError
         imbalanced-learn or LightGBM is not installed.
     """
-    from threadpoolctl import threadpool_limits
-
-    rng = check_random_state(random_state)
-    if out_dir is not None:
-        os.makedirs(out_dir, exist_ok=True)
-    figures: list[str] = []
-    start = time.perf_counter()
-    # thousands of small model fits: one BLAS/OpenMP thread each is several times faster
-    # than threads fighting over two cores (restored when the block ends)
-    with threadpool_limits(limits=1):
-        sim, sim_overall, sim_params = _simulation(full, rng, progress, out_dir, figures)
-        spectf, spectf_params = _spectf_table(full, rng, progress, out_dir, figures)
-        t3, t3_params = _table3(full, rng, progress)
-    seconds = time.perf_counter() - start
-
-    res = ReproduceResult(name="pclfs", figures=figures)
-    res.tables["Simulation (seed Figures 5-9): mean size, TPR_fs, precision_fs, test F1"] = sim
-    res.tables["Simulation averages over informative counts and imbalance rates"] = sim_overall
+    unit_list = units(full, random_state, trials=trials, sim_trials=sim_trials)
+    results = run_units("pclfs", unit_list, compute_unit, results_dir=results_dir,
+                        n_jobs=n_jobs, progress=progress, desc="pclfs units",
+                        only_cached=only_cached)
+    done = [(u, r) for u, r in zip(unit_list, results, strict=True) if r is not None]
+    sim_long = pd.DataFrame([x for u, r in done if u["part"] == "simulation" for x in r])
+    t3_long = pd.DataFrame([x for u, r in done if u["part"] == "table3" for x in r])
+    spectf = _spectf_table({u["model"]: r for u, r in done if u["part"] == "spectf"})
+    res = ReproduceResult(name="pclfs")
+    sim_overall = pd.DataFrame()
+    if len(sim_long):
+        sim, sim_overall = _simulation_tables(sim_long)
+        res.tables["Simulation (seed Figures 5-9): mean size, TPR_fs, precision_fs, test F1"] = sim
+        res.tables["Simulation averages over informative counts and imbalance rates"] = \
+            sim_overall
     res.tables["SPECTF with SMOTE (seed Table 1): test F1 and size, T = 0.05"] = spectf
+    t3 = _table3(t3_long) if len(t3_long) else pd.DataFrame()
     res.tables["Table 3: Logit, 75/25 splits: size, F1, classification error %"] = t3
     res.notes.extend(_notes(sim_overall, spectf, t3))
-    res.params = {"full": full, "random_state": random_state, "seconds": round(seconds, 1),
-                  "simulation": sim_params, "spectf": spectf_params, "table3": t3_params}
+    cv = unit_list[0]["cv"]
+    res.params = {"full": full, "random_state": random_state, "cv": cv,
+                  "units": {"done": len(done), "total": len(unit_list)},
+                  "simulation": {"trials": int(sim_long.trial.nunique()) if len(sim_long) else 0,
+                                 "T": T_SIMULATION, "t": round(T_SIMULATION / 30, 5)},
+                  "spectf": {"T": T_REAL, "t": round(T_REAL / 44, 5)},
+                  "table3": {"trials": int(t3_long.trial.nunique()) if len(t3_long) else 0,
+                             "T": T_REAL}}
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)
+        if len(sim_long):
+            res.figures += _simulation_figures(sim_long, out_dir)
+        res.figures.append(_spectf_figure(unit_list[0]["seed"], cv, not full, out_dir))
     return res
 
 
