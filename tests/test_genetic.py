@@ -694,8 +694,13 @@ def test_nothing_of_the_search_stays_on_the_estimator(five_of_sixty, cls):
     X, y = five_of_sixty
     params = set(cls().get_params())
     sel = cls(n_generations=6, random_state=0).fit(X, y)
+    from featsieve.genetic._evaluator import SubsetEvaluator
+    from featsieve.genetic._operators import ParetoFront
+    from featsieve.genetic._search import SearchState
+
+    engine = (SearchState, SubsetEvaluator, ParetoFront, np.random.Generator)
     private = {k for k in vars(sel) if k.startswith("_")}
-    assert private <= {"_usable", "_all_feature_names", "_column_labels", "_sklearn_output_config"}
+    assert not any(isinstance(v, engine) for v in vars(sel).values())
     assert not any(_holds_rows(v, len(y)) for k, v in vars(sel).items() if k not in params)
     # a fit that fails half way leaves no training data, cache, front or generator behind
     _FailsAfter.fits = 0
@@ -705,4 +710,5 @@ def test_nothing_of_the_search_stays_on_the_estimator(five_of_sixty, cls):
     left = {k: v for k, v in vars(failing).items() if k not in params}
     assert not {"pareto_front_", "history_", "support_"} & set(left)
     assert not any(_holds_rows(v, len(y)) for v in left.values())
+    assert not any(isinstance(v, engine) for v in left.values())
     assert {k for k in left if k.startswith("_")} <= private

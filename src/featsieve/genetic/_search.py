@@ -153,7 +153,8 @@ def run_search(strategy, state: SearchState, initial: list[int], *, n_generation
             population, extra = strategy.step(state, gen, population, parallel)
             state.record(gen, len(state.cache) - before, state.n_hits - hits0, **extra)
             pbar.update(1)
-            pbar.set_postfix_str(f"evals={len(state.cache)} auf={state.history[-1]['auf']:.4f}")
+            if not getattr(pbar, "disable", False):
+                pbar.set_postfix_str(f"evals={len(state.cache)} auf={state.history[-1]['auf']:.4f}")
 
 
 class FastenerStrategy:
