@@ -272,3 +272,19 @@ def test_k_picks_the_front_item_of_a_pareto_search(capsys):
     rc, out, err = _run(capsys, ["select", "sonar", "--method", "gbmo", "-k", "3",
                                  "--model", "tree"])
     assert rc == 0 and "does not take --n-features" in err
+
+
+def test_cli_restores_warning_display_and_clamps_n_jobs(capsys):
+    import os
+    import warnings
+
+    from featsieve.cli import main
+
+    before = warnings.showwarning
+    cores = os.cpu_count() or 1
+    assert main(["methods", "--task", "regression"]) == 0
+    assert warnings.showwarning is before
+    from featsieve.cli import _n_jobs
+
+    assert _n_jobs(cores + 5) == cores and _n_jobs(-1) == -1
+    assert f"using {cores}" in capsys.readouterr().err

@@ -55,9 +55,17 @@ def _write_text(path, text):
 
 
 def _n_jobs(value):
+    """``--n-jobs``: -1 is every core; more than the machine's cores is clamped, with a note."""
     if value == 0:
         raise click.BadParameter("0 jobs cannot run anything; give a positive count, or -1 "
                                  "for all cores.")
+    import os
+
+    cores = os.cpu_count() or 1
+    if value is not None and value > cores:
+        click.echo(f"featsieve: note: --n-jobs {value} is more than this machine's {cores} "
+                   f"cores; using {cores}.", err=True)
+        return cores
     return value
 
 
@@ -770,8 +778,16 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
 
 def main(argv=None) -> int:
     """Entry point of the ``featsieve`` console script; returns the exit code."""
+    previous = warnings.showwarning
     warnings.showwarning = _show_warning  # one line per warning, no source paths
     _shown_warnings.clear()
+    try:
+        return _run(argv)
+    finally:  # a caller's own warning display comes back (the CLI is also called in-process)
+        warnings.showwarning = previous
+
+
+def _run(argv) -> int:
     try:
         cli.main(args=argv, prog_name="featsieve", standalone_mode=False)
     except click.ClickException as exc:
