@@ -117,3 +117,38 @@ def test_repeats_with_audit_show_the_audit_columns(capsys):
                "--n-jobs", "1"])
     out = capsys.readouterr().out
     assert rc == 0 and "noise infl" in out and "nested cv" in out
+
+
+def test_a_failing_method_leaves_a_failed_row_and_the_others(tmp_path, monkeypatch):
+    import json
+
+    import numpy as np
+
+    import featsieve
+    from featsieve._registry import _REGISTRY, MethodSpec
+    from featsieve.classic import UnivariateFilter
+    from featsieve.cli import EXIT_PARTIAL, main
+
+    class Broken(UnivariateFilter):
+        def _fit(self, X, y):
+            raise RuntimeError("boom in the method\nsecond line")
+
+    monkeypatch.setitem(_REGISTRY, "broken", MethodSpec("broken", Broken,
+                                                        params={"score_func": "cc"}))
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 5))
+    y = (X[:, 0] > 0).astype(int)
+    res = featsieve.compare(X, y, methods=["cc", "broken"], estimator="tree", n_repeats=2)
+    assert [r["method"] for r in res.rows] == ["all", "baseline", "cc"]
+    assert res.failed == [{"method": "broken", "failed": "RuntimeError: boom in the method"}]
+    path = tmp_path / "t.csv"
+    import pandas as pd
+
+    pd.DataFrame(X, columns=list("abcde")).assign(t=y).to_csv(path, index=False)
+    out = tmp_path / "r.json"
+    rc = main(["compare", str(path), "--target", "t", "--methods", "cc,broken", "--model", "tree",
+               "--repeats", "2", "-q", "--json", str(out)])
+    assert rc == EXIT_PARTIAL
+    doc = json.loads(out.read_text())
+    assert doc["complete"] is False and doc["failed"][0]["method"] == "broken"
+    assert [r["method"] for r in doc["results"]] == ["all", "baseline", "cc"]

@@ -19,6 +19,7 @@ import click
 from .models import MODEL_NAMES
 
 EXIT_BAD_INPUT = 2
+EXIT_PARTIAL = 3  # compare/audit ran, but at least one method failed (its row says why)
 MAX_SEEDS = 1000  # --seeds: each seed is a whole comparison
 
 
@@ -167,6 +168,9 @@ def _print_table(result):
                     "-" if r.noise_pool is None or r.noise_pool != r.noise_pool
                     else str(int(r.noise_pool)), _fmt(r.nested_cv), _fmt(r.nested_cv_sd, 3)]
     _echo_table(headers, rows)
+    width = max([len(headers[0])] + [len(r[0]) for r in rows])
+    for f in getattr(result, "failed", ()):  # a method that raised: a row that says why
+        click.echo(f"{f['method']:<{width}}  failed: {f['failed']}")
     if any(r.constant_model * 2 > result.n_repeats for r in df.itertuples()):
         click.echo("(!) the refit model predicted one value for every test row in most repeats")
 
@@ -308,6 +312,8 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
     click.echo("")
     click.echo(result.verdict())
     _write_outputs(result, json_path, report_path, click.get_current_context())
+    if result.failed:
+        raise click.exceptions.Exit(EXIT_PARTIAL)
 
 
 def _seed_range(seeds):
@@ -789,7 +795,9 @@ def main(argv=None) -> int:
 
 def _run(argv) -> int:
     try:
-        cli.main(args=argv, prog_name="featsieve", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="featsieve", standalone_mode=False)
+        if isinstance(code, int) and code:  # click returns an Exit's code here
+            return code
     except click.ClickException as exc:
         if isinstance(exc, BadInput):
             exc.show()

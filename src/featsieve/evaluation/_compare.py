@@ -119,6 +119,10 @@ class ComparisonResult:
     params : dict
         ``estimator``, ``methods``, ``fractions``, ``n_jobs``, ``scoring``,
         ``groups``, ``time``, ``k_grid``, ``time_budget``.
+    failed : list of dict
+        One per method that raised in a repeat: ``method`` and ``failed`` (the
+        exception's type and first line). Its numbers are in no row; the other
+        methods complete (``to_dict()["complete"]`` is False).
     notes : list of str
         Plain-language lines: how the number of repeats and the metric were
         chosen, a time budget that stopped repeats, what a grouped or
@@ -134,6 +138,7 @@ class ComparisonResult:
     split: dict
     seeds: list
     rows: list = field(default_factory=list)
+    failed: list = field(default_factory=list)
     selectors: dict = field(default_factory=dict, repr=False)
     tuned_cuts: dict = field(default_factory=dict, repr=False)
     supports: dict = field(default_factory=dict, repr=False)
@@ -163,6 +168,8 @@ class ComparisonResult:
             "seeds": list(self.seeds),
             "random_state": self.random_state,
             "results": [dict(r) for r in self.rows],
+            "failed": [dict(r) for r in self.failed],
+            "complete": not self.failed,
             "notes": list(self.notes),
             "fingerprint": dict(self.fingerprint),
             "params": dict(self.params),
@@ -406,9 +413,16 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
         warnings.simplefilter("always")
         for spec in specs:
             pbar.set_postfix_str(spec.name)
-            row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
-                                   n_jobs, groups=groups, ordered=ordered, table=table,
-                                   columns=columns)
+            try:
+                row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
+                                       n_jobs, groups=groups, ordered=ordered, table=table,
+                                       columns=columns)
+            except Exception as exc:  # one method's failure never sinks the run
+                if spec.name in (ALL, BASELINE):
+                    raise
+                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                row, sel = {"method": spec.name,
+                            "failed": f"{type(exc).__name__}: {text}"[:300]}, None
             rows.append(row)
             if keep_selectors and sel is not None:
                 selectors[spec.name] = sel
@@ -735,22 +749,30 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     n_test = sizes["test"]
     n_train = sum(sizes.values()) - n_test
     by_method = {m: [] for m in methods}
+    failures: dict = {}  # a method that raised in any repeat: one "failed" row, no numbers
     for rep in reps:
         for row in rep["rows"]:
-            by_method[row["method"]].append({**row, "_seed": rep["seed"]})
+            if "failed" in row:
+                failures.setdefault(row["method"], row["failed"])
+            else:
+                by_method[row["method"]].append({**row, "_seed": rep["seed"]})
     base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
     rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
-            for m in methods]
+            for m in methods if m not in failures]
+    failed = [{"method": m, "failed": failures[m]} for m in methods if m in failures]
+    if failed:
+        notes.append(f"{len(failed)} method(s) failed; their rows say why: "
+                     + ", ".join(f["method"] for f in failed))
     _verdicts(rows, metric.greater_is_better)
     from ..io import data_fingerprint
 
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric.name,
         greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
-        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows,
+        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows, failed=failed,
         selectors=first["selectors"],
-        tuned_cuts={x["method"]: x["cut"] for x in first["rows"]},
-        supports={x["method"]: x["support"] for x in first["rows"]},
+        tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
+        supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},
         fingerprint=data_fingerprint(data.X, raw_y, feature_names=names),
         params={"estimator": estimator if isinstance(estimator, str) else repr(estimator),
                 "methods": [m for m in methods if m not in (ALL, BASELINE)],
