@@ -288,3 +288,33 @@ def test_cli_restores_warning_display_and_clamps_n_jobs(capsys):
 
     assert _n_jobs(cores + 5) == cores and _n_jobs(-1) == -1
     assert f"using {cores}" in capsys.readouterr().err
+
+
+def test_output_paths_devices_fifos_links_empty_and_stdout(tmp_path, capsys):
+    import os
+
+    import numpy as np
+    import pandas as pd
+
+    from featsieve.cli import main
+
+    rng = np.random.default_rng(0)
+    data = tmp_path / "d.csv"
+    pd.DataFrame(rng.normal(size=(40, 4)), columns=list("abcd")).assign(
+        t=rng.integers(0, 2, 40)).to_csv(data, index=False)
+    args = ["select", str(data), "--target", "t", "--method", "cc", "-k", "2", "-q", "-o"]
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    target = tmp_path / "real.csv"
+    target.write_text("keep me")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    for bad, why in ((os.devnull, "not a regular file"), (str(fifo), "not a regular file"),
+                     (str(link), "symbolic link"), ("", "empty")):
+        assert main(args + [bad]) == 2
+        assert why in capsys.readouterr().err
+    assert target.read_text() == "keep me" and link.is_symlink()  # the link and its target
+    assert main(args + ["-"]) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == "a,b,t" or out.out.splitlines()[0].endswith(",t")
+    assert "kept 2 of 4" in out.err

@@ -111,7 +111,7 @@ def _fmt(v, digits=4):
     return str(v)
 
 
-def _echo_table(headers, rows):
+def _echo_table(headers, rows, err=False):
     """Print rows of strings under headers: first column left-aligned, the rest right."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
 
@@ -120,10 +120,10 @@ def _echo_table(headers, rows):
                          for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
     line = fmt(headers)
-    click.echo(line)
-    click.echo("-" * len(line))
+    click.echo(line, err=err)
+    click.echo("-" * len(line), err=err)
     for row in rows:
-        click.echo(fmt(row))
+        click.echo(fmt(row), err=err)
 
 
 def _pm(mean, half, digits=4, sign=False):
@@ -531,24 +531,29 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                 tname = target if target is not None else y.name
                 reduced = pd.concat([dropped, X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
-                io.write_table_atomic(reduced, output, protect=[data])
+                if output == "-":  # standard output; the listing goes to standard error
+                    reduced.to_csv(sys.stdout, index=False)
+                else:
+                    io.write_table_atomic(reduced, output, protect=[data])
             if scores_path and table is not None:
                 io.write_table_atomic(table, scores_path, protect=[data])
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
-    click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns")
+    err = output == "-"  # the table went to standard output
+    click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns", err=err)
     if table is None:
         for c in kept:
-            click.echo(f"  {c}")
+            click.echo(f"  {c}", err=err)
     else:
         shown = table[table["selected"]]
         cols = [c for c in ("score", "rank") if shown[c].notna().any()]
         _echo_table(["  column", *cols],
                     [[f"  {r['column']}", *(_fmt(r[c]) if c == "score" else str(int(r[c]))
-                                          for c in cols)] for _, r in shown.iterrows()])
+                                          for c in cols)] for _, r in shown.iterrows()],
+                    err=err)
     for path in (output, scores_path if table is not None else None):
-        if path:
-            click.echo(f"wrote {path}")
+        if path and path != "-":
+            click.echo(f"wrote {path}", err=err)
 
 
 def _parse_groups(items):

@@ -206,14 +206,27 @@ def check_output_paths(outputs, *, protect=()):
     ------
     ValueError
         An output is one of ``protect`` (also through another relative path or
-        a symlink), two outputs are the same file, an output is a directory,
-        or a file stands where a parent directory should be. Missing parent
-        directories are not an error: the writers create them.
+        a symlink), two outputs are the same file, an output is a directory, a
+        device, a FIFO or a socket, an output is a symbolic link (refused, so
+        that the link and its target are never replaced), the path is empty,
+        the directory it goes to is not writable, or a file stands where a
+        parent directory should be. Missing parent directories are not an
+        error: the writers create them. ``-`` (standard output) is accepted for
+        ``-o``/``--output`` only.
     """
     seen = {}
     for opt, path in outputs.items():
         if path is None:
             continue
+        if str(path) == "-":
+            if opt in ("-o", "--output"):
+                continue
+            raise ValueError(f"{opt} cannot be standard output (-); give a file name.")
+        if not str(path).strip():
+            raise ValueError(f"{opt} is empty; give a file name.")
+        if Path(path).is_symlink():
+            raise ValueError(f"{opt} {path} is a symbolic link; give the path of a regular "
+                             "file (featsieve does not write through links).")
         out = Path(path).resolve()
         for q in protect:
             if q is not None and Path(q).exists() and out == Path(q).resolve():
@@ -225,9 +238,15 @@ def check_output_paths(outputs, *, protect=()):
         seen[out] = opt
         if out.is_dir():
             raise ValueError(f"{opt} {path} is a directory; give a file name.")
+        if out.exists() and not out.is_file():
+            raise ValueError(f"{opt} {path} is not a regular file (a device, FIFO or socket); "
+                             "give a file name.")
         parent = next(p for p in out.parents if p.exists())
         if not parent.is_dir():
             raise ValueError(f"{opt} {path}: {parent} is a file, not a directory.")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ValueError(f"{opt} {path}: cannot write in {parent} (no permission); choose "
+                             "another directory.")
 
 
 def check_table_path(path, *, protect=()):
@@ -239,6 +258,8 @@ def check_table_path(path, *, protect=()):
         As :func:`check_output_paths`, or an extension :func:`write_table_atomic`
         cannot write.
     """
+    if str(path) == "-":  # standard output: CSV
+        return False, False, ".csv"
     out = Path(path)
     check_output_paths({"-o": out}, protect=protect)
     name = out.name.lower()
