@@ -550,19 +550,26 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            Other columns than in training, or the same in another order.
+            Other columns than in training, or the same in another order (any
+            label type); the message says how to reorder.
         """
         X = to_pandas(X)
-        if isinstance(X, pd.DataFrame) and not all(
-                isinstance(dt, np.dtype) and dt.kind in "biuf" for dt in X.dtypes):
+        expected = None
+        if isinstance(X, pd.DataFrame):
+            # columns are matched by label for every label type (ints, tuples, mixed), not
+            # only strings as scikit-learn does: other labels or another order are refused
             check_is_fitted(self, "support_")
             expected = getattr(self, "feature_names_in_", None)
             if expected is None:
                 expected = getattr(self, "_column_labels", None)
             if expected is not None:
+                hint = ("X[selector.feature_names_in_]" if hasattr(self, "feature_names_in_")
+                        else f"X[{list(expected)[:6]}{' ...' if len(expected) > 6 else ''}]")
                 check_same_columns(list(expected), list(X.columns), "X", "the training data",
-                                   "X[selector.feature_names_in_]")
-            elif X.shape[1] != self.n_features_in_:
+                                   hint)
+        if isinstance(X, pd.DataFrame) and not all(
+                isinstance(dt, np.dtype) and dt.kind in "biuf" for dt in X.dtypes):
+            if expected is None and X.shape[1] != self.n_features_in_:
                 raise ValueError(f"X has {X.shape[1]} columns; the selector was fitted on "
                                  f"{self.n_features_in_}.")
             return X.iloc[:, np.flatnonzero(self.get_support())]
