@@ -32,3 +32,20 @@ def test_reordered_integer_labels_at_transform_are_refused(name):
     assert np.asarray(same).shape == (80, sel.n_features_selected_)
     with pytest.raises(ValueError, match="another order"):
         sel.transform(X[[14, 13, 12, 11, 10]])
+
+
+def test_a_requested_count_is_honoured_or_named_as_unused():
+    X, y = _table()
+    for name in featsieve.methods("classification"):
+        spec = featsieve.get_method(name)
+        if spec.cls is None or not spec.available:
+            continue
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sel = featsieve.make_selector(name, task="classification", n_features_to_select=2,
+                                          random_state=0)
+        takes = "n_features_to_select" in sel.get_params()
+        cut = spec.tuning is not None and spec.tuning.cut == "n_features"
+        said = any("was not used" in str(w.message) for w in caught)
+        assert takes or cut or said, name  # never a silent different count
+        assert not (said and takes), name

@@ -223,6 +223,14 @@ class MethodSpec:
         params = self.params(task=task, n_features_to_select=n_features_to_select,
                              random_state=random_state) if callable(self.params) else self.params
         kwargs.update(params)
+        if n_features_to_select is not None and "n_features_to_select" not in accepted and not (
+                self.tuning is not None and self.tuning.cut == "n_features"):
+            import warnings
+
+            warnings.warn(
+                f"{self.name} decides how many columns to keep itself; "
+                f"n_features_to_select={n_features_to_select!r} was not used (its count is "
+                "n_features_selected_ after fit).", UserWarning, stacklevel=3)
         return self.cls(**kwargs)
 
 

@@ -510,9 +510,6 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
-            if k is not None and "n_features_to_select" not in params and not cut:
-                warnings.warn(f"{method} does not take --n-features (it decides how many "
-                              "columns to keep itself); ignored.", UserWarning, stacklevel=1)
             table = None
             if sel is None:
                 kept = list(X.columns)
