@@ -32,7 +32,7 @@ from .._registry import (
     use_k_grid,
 )
 from .._resources import LeftOutWarning
-from .._validation import validate_Xy
+from .._validation import FewerFeaturesWarning, validate_Xy
 from ..models import Metric, make_model, metric_value, resolve_metric
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
 from ._refit import evaluate_support
@@ -332,12 +332,15 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
                 fit_params["groups"] = groups[rows_fit]
         if columns is not None and _accepts(selector.fit, "columns"):
             fit_params["columns"] = columns  # the kinds, read once for the whole table
-        if spec.uses_selection_val:
-            selector.fit(_frame(table, names, split.train), y[split.train],
-                         X_val=_frame(table, names, split.selection_val),
-                         y_val=y[split.selection_val], **fit_params)
-        else:
-            selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
+        with warnings.catch_warnings():
+            if spec.path_params:  # a path fit asks for more than the tuned cut will keep
+                warnings.simplefilter("ignore", FewerFeaturesWarning)
+            if spec.uses_selection_val:
+                selector.fit(_frame(table, names, split.train), y[split.train],
+                             X_val=_frame(table, names, split.selection_val),
+                             y_val=y[split.selection_val], **fit_params)
+            else:
+                selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
         cands = tuning_candidates(spec, selector, usable, with_values=True)
