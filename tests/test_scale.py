@@ -304,12 +304,15 @@ def test_path_parameters_are_capped_on_wide_tables():
     assert spec.path_params_for(100, 20_000) == {"n_features_to_select": 100}
 
 
-def test_compare_without_a_terminal_prints_one_line_per_finished_method(capsys):
+def test_compare_without_a_terminal_prints_one_line_per_finished_repeat(capsys):
     from featsieve.cli import main
 
-    assert main(["compare", "--methods", "cc,embedded", "--model", "tree"]) == 0
-    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("featsieve: methods")]
-    assert [ln.split(":")[2].split()[0] for ln in err] == ["all", "cc", "embedded"]
-    assert err[-1].startswith("featsieve: methods 3/3: embedded done in ")
-    assert main(["compare", "--methods", "cc", "--model", "tree", "-q"]) == 0
-    assert "featsieve: methods" not in capsys.readouterr().err
+    assert main(["compare", "--methods", "cc,embedded", "--model", "tree", "--repeats",
+                 "2"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines()
+           if ln.startswith("featsieve: repeats")]
+    assert [ln.split(":")[1].split()[1] for ln in err] == ["1/2", "2/2"]
+    assert all(" done in " in ln for ln in err)
+    assert main(["compare", "--methods", "cc", "--model", "tree", "--repeats", "2",
+                 "-q"]) == 0
+    assert "featsieve: repeats" not in capsys.readouterr().err
