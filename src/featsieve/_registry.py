@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -270,7 +270,8 @@ FAR_BEYOND = 8.0
 MIN_LEFT_OUT_SECONDS = 20.0
 
 
-def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None):
+def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
+                n_classes: int = 2):
     """Estimated cost of one registered method in ``compare`` on an ``n_samples x n_features`` table.
 
     The selector is built as ``compare`` builds it (the row's parameters and
@@ -288,6 +289,11 @@ def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estima
     estimator : str, estimator or None, default=None
         The comparison's model: a name for :func:`featsieve.models.make_model`
         or an estimator (LightGBM when None).
+    n_classes : int, default=2
+        Classes of the target. LightGBM, logistic regression and the MLP fit
+        one model per class beyond two (LightGBM: 100 trees per class), so their
+        fits and predictions are counted ``n_classes`` times (the cost models
+        of the selectors see the shape only).
 
     Returns
     -------
@@ -315,10 +321,15 @@ def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estima
     kind = model_kind(estimator)  # compare's model refits every candidate
     n_cands = len(k_grid(n_features)) if spec.tuning is not None else 1
     tune = n_cands * fit_seconds(kind, rows, max(1, n_features // 4))
-    return cost + Cost(fits=n_cands, fit_seconds=tune, model=cost.model)
+    cost = cost + Cost(fits=n_cands, fit_seconds=tune, model=cost.model)
+    per_class = n_classes if n_classes > 2 and cost.model in ("lightgbm", "logistic", "mlp") \
+        else 1
+    return replace(cost, fit_seconds=cost.fit_seconds * per_class,
+                   predictions=cost.predictions * per_class)
 
 
-def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None):
+def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None,
+                    n_classes: int = 2):
     """``compare``'s default method set for a table of this shape, and what it left out.
 
     Every row of the table with ``in_default`` that suits ``task`` is asked
@@ -335,6 +346,8 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
         Shape of the whole table.
     estimator : str, estimator or None, default=None
         The comparison's model (see :func:`method_cost`).
+    n_classes : int, default=2
+        Classes of the target (see :func:`method_cost`).
 
     Returns
     -------
@@ -350,7 +363,8 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     costs = {}
     for m in names:
         try:
-            c = method_cost(m, task, n_samples, n_features, estimator=estimator)
+            c = method_cost(m, task, n_samples, n_features, estimator=estimator,
+                            n_classes=n_classes)
         except Exception:  # pragma: no cover - a cost model must never block a run
             c = None
         if c is not None:
