@@ -287,7 +287,7 @@ def test_compare_uses_the_default_set_and_warns(monkeypatch):
     import featsieve._registry as reg
 
     monkeypatch.setattr(reg, "default_methods",
-                        lambda task, n, d, estimator=None: (["all", "cc"], ["left out x: why"]))
+                        lambda task, n, d, **kw: (["all", "cc"], ["left out x: why"]))
     import featsieve.evaluation._compare as cmp
 
     monkeypatch.setattr(cmp, "default_methods", reg.default_methods)
