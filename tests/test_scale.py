@@ -277,7 +277,13 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     assert {"cc", "mi", "hsic-lasso", "mrmr", "embedded", "gbmo"} <= set(keep10)
     assert all("--methods" in line and "estimated" in line for line in left)
     keep_w, left_w = default_methods("classification", 400, 2000)
-    assert "rfecv" not in keep_w and "rfe" in keep_w
+    assert "rfecv" not in keep_w and {"cc", "hsic-lasso", "mrmr", "forward"} <= set(keep_w)
+    # a default set whose estimate adds up beyond ~150 s drops its costliest member(s)
+    from featsieve._registry import TOTAL_SECONDS, method_cost
+
+    kept = sum(method_cost(m, "classification", 400, 2000).seconds for m in keep_w if m != "all")
+    assert kept <= TOTAL_SECONDS
+    assert any("the costliest of a default set" in line for line in left_w)
     # the tall table: over the memory budget is named in gigabytes
     _, left_t = default_methods("classification", 1_000_000, 40)
     assert any(line.startswith("left out nocco-lasso: needs about") for line in left_t)
