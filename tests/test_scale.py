@@ -239,9 +239,6 @@ def test_every_method_runs_or_refuses_up_front_at_a_wide_shape(name, monkeypatch
         pytest.skip(f"{name} needs {spec.requires}")
     if name in _NO_UP_FRONT_CHECK:
         pytest.skip(_NO_UP_FRONT_CHECK[name])
-    if spec.group == "comparators":
-        pytest.skip(f"{name}: the comparator libraries (issue 20) have no cost model yet; they "
-                    "are outside the default set")
     n, d = _WIDE
     cost = method_cost(name, "classification", n, d, estimator="tree")
     assert isinstance(cost, Cost) and cost.memory_bytes > 0  # every method has a cost model
@@ -273,7 +270,7 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     # grows tenfold and forward, RFE and PCLFS join the methods left out
     keep10, left10 = default_methods("classification", 1797, 64, n_classes=10)
     names10 = {line.split(":")[0].removeprefix("left out ") for line in left10}
-    assert {"forward", "rfe", "pclfs", "rfecv"} <= names10 and "forward" not in keep10
+    assert {"forward", "rfe", "rfecv"} <= names10 and "forward" not in keep10
     assert {"cc", "mi", "hsic-lasso", "mrmr", "embedded", "gbmo"} <= set(keep10)
     assert all("--methods" in line and "estimated" in line for line in left)
     keep_w, left_w = default_methods("classification", 400, 2000)
@@ -300,7 +297,7 @@ def test_compare_uses_the_default_set_and_warns(monkeypatch):
     X, y = _data(120, 8)
     with pytest.warns(LeftOutWarning, match="left out x"):
         res = featsieve.compare(X, y, estimator="tree")
-    assert [r["method"] for r in res.rows] == ["all", "cc"]
+    assert [r["method"] for r in res.rows] == ["all", "baseline", "cc"]
 
 
 def test_path_parameters_are_capped_on_wide_tables():
@@ -309,12 +306,18 @@ def test_path_parameters_are_capped_on_wide_tables():
     assert spec.path_params_for(100, 20_000) == {"n_features_to_select": 100}
 
 
-def test_compare_without_a_terminal_prints_one_line_per_finished_method(capsys):
+def test_compare_without_a_terminal_prints_one_line_per_finished_step(capsys):
     from featsieve.cli import main
 
-    assert main(["compare", "--methods", "cc,embedded", "--model", "tree"]) == 0
-    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("featsieve: methods")]
-    assert [ln.split(":")[2].split()[0] for ln in err] == ["all", "cc", "embedded"]
-    assert err[-1].startswith("featsieve: methods 3/3: embedded done in ")
+    # one repeat: a line per finished method
+    assert main(["compare", "--methods", "cc,embedded", "--model", "tree", "--repeats", "1"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("featsieve: seed")]
+    assert [ln.split(":")[2].split()[0] for ln in err] == ["all", "baseline", "cc", "embedded"]
+    assert err[-1].startswith("featsieve: seed 0 4/4: embedded done in ")
+    # repeats in parallel: a line per finished repeat
+    assert main(["compare", "--methods", "cc", "--model", "tree", "--repeats", "3"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("featsieve: rep")]
+    assert [ln.split(":")[1].strip() for ln in err] == ["repeats 1/3", "repeats 2/3",
+                                                          "repeats 3/3"]
     assert main(["compare", "--methods", "cc", "--model", "tree", "-q"]) == 0
-    assert "featsieve: methods" not in capsys.readouterr().err
+    assert "done in" not in capsys.readouterr().err

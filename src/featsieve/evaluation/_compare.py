@@ -695,7 +695,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     kw = dict(fractions=fractions, groups=groups_v, ordered=time_v is not None,
               k_values=k_grid, n_jobs=inner, started=started, budget=time_budget,
               table=table, columns=data.columns)
-    pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1)
+    pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1, lines=True)
     reps = []
     if outer == 1:
         for i, s in enumerate(seeds):
