@@ -339,7 +339,7 @@ def _work(c) -> str:
 
 
 def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None,
-                    n_classes: int = 2):
+                    n_classes: int = 2, n_repeats: int = 1):
     """``compare``'s default method set for a table of this shape, and what it left out.
 
     Every row of the table with ``in_default`` that suits ``task`` is asked
@@ -349,7 +349,8 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     median of the default methods and above ``MIN_LEFT_OUT_SECONDS`` (20 s):
     a cost far beyond the rest. Then, while the kept methods' estimates add
     up to more than ``TOTAL_SECONDS`` (150 single-core seconds: about 3
-    minutes of ``compare`` with its refits), the costliest is left out.
+    minutes of ``compare`` with its refits; shared among parallel repeats,
+    see ``n_repeats``), the costliest is left out.
 
     Parameters
     ----------
@@ -360,6 +361,10 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
         The comparison's model (see :func:`method_cost`).
     n_classes : int, default=2
         Classes of the target (see :func:`method_cost`).
+    n_repeats : int, default=1
+        Repeats of the comparison; they run in parallel on the machine's cores,
+        so the set's budget per repeat is ``TOTAL_SECONDS * min(n_repeats,
+        cores) / n_repeats``.
 
     Returns
     -------
@@ -397,15 +402,20 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
             keep.append(m)
             continue
         left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
-    # then the costliest until the set's estimate fits TOTAL_SECONDS
+    # then the costliest until the set's estimate fits the budget of one repeat
+    import os
+
+    reps = max(1, int(n_repeats))
+    allowed = TOTAL_SECONDS * min(reps, os.cpu_count() or 1) / reps
     total = sum(costs[m].seconds for m in keep if m in costs)
     for m in sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds):
-        if total <= TOTAL_SECONDS:
+        if total <= allowed:
             break
         total -= costs[m].seconds
         keep.remove(m)
+        per = f" per repeat ({reps} repeats)" if reps > 1 else ""
         left.append(f"left out {m}: estimated {_work(costs[m])}, the costliest of a default "
-                    f"set estimated above ~{TOTAL_SECONDS:.0f} s; name it in --methods "
+                    f"set estimated above ~{allowed:.0f} s{per}; name it in --methods "
                     f"(methods=) to run it anyway.")
     return keep, left
 
