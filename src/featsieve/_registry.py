@@ -276,6 +276,8 @@ _SELECTION_SHARE = 0.75
 FAR_BEYOND = 8.0
 #: ... and above this many estimated seconds
 MIN_LEFT_OUT_SECONDS = 20.0
+#: the default set's estimated single-core seconds in all: the costliest go beyond it
+TOTAL_SECONDS = 150.0
 
 
 def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -336,8 +338,16 @@ def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estima
                    predictions=cost.predictions * per_class)
 
 
+def _work(c) -> str:
+    work = (f"{c.kernel_entries:.2g} kernel entries, " if c.kernel_entries else
+            f"{c.fits:,} model fits, " if c.fits > 5 else "")
+    from ._resources import format_bytes
+
+    return f"~{c.seconds:,.0f} s ({work}{format_bytes(c.memory_bytes)})"
+
+
 def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None,
-                    n_classes: int = 2):
+                    n_classes: int = 2, n_repeats: int = 1):
     """``compare``'s default method set for a table of this shape, and what it left out.
 
     Every row of the table with ``in_default`` that suits ``task`` is asked
@@ -345,7 +355,10 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     estimate is over the budget (:func:`featsieve._resources.memory_budget`),
     or when its estimated seconds are more than ``FAR_BEYOND`` (8) times the
     median of the default methods and above ``MIN_LEFT_OUT_SECONDS`` (20 s):
-    a cost far beyond the rest.
+    a cost far beyond the rest. Then, while the kept methods' estimates add
+    up to more than ``TOTAL_SECONDS`` (150 single-core seconds: about 3
+    minutes of ``compare`` with its refits; shared among parallel repeats,
+    see ``n_repeats``), the costliest is left out.
 
     Parameters
     ----------
@@ -356,6 +369,10 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
         The comparison's model (see :func:`method_cost`).
     n_classes : int, default=2
         Classes of the target (see :func:`method_cost`).
+    n_repeats : int, default=1
+        Repeats of the comparison; they run in parallel on the machine's cores,
+        so the set's budget per repeat is ``TOTAL_SECONDS * min(n_repeats,
+        cores) / n_repeats``.
 
     Returns
     -------
@@ -388,14 +405,26 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
         if c is not None and c.memory_bytes > budget:
             why = f"needs about {format_bytes(c.memory_bytes)} (budget {format_bytes(budget)})"
         elif c is not None and c.seconds > limit:
-            work = (f"{c.kernel_entries:.2g} kernel entries, " if c.kernel_entries else
-                    f"{c.fits:,} model fits, " if c.fits > 5 else "")
-            why = (f"estimated ~{c.seconds:,.0f} s ({work}{format_bytes(c.memory_bytes)}), "
-                   f"far beyond the others' median of ~{median:.0f} s")
+            why = f"estimated {_work(c)}, far beyond the others' median of ~{median:.0f} s"
         else:
             keep.append(m)
             continue
         left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
+    # then the costliest until the set's estimate fits the budget of one repeat
+    import os
+
+    reps = max(1, int(n_repeats))
+    allowed = TOTAL_SECONDS * min(reps, os.cpu_count() or 1) / reps
+    total = sum(costs[m].seconds for m in keep if m in costs)
+    for m in sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds):
+        if total <= allowed:
+            break
+        total -= costs[m].seconds
+        keep.remove(m)
+        per = f" per repeat ({reps} repeats)" if reps > 1 else ""
+        left.append(f"left out {m}: estimated {_work(costs[m])}, the costliest of a default "
+                    f"set estimated above ~{allowed:.0f} s{per}; name it in --methods "
+                    f"(methods=) to run it anyway.")
     return keep, left
 
 

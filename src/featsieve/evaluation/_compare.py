@@ -668,9 +668,11 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         table = None if table is None else table.iloc[order]
     metric = resolve_metric(scoring, task, yv)
     if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
-        methods, left_out = default_methods(task, *Xv.shape, estimator=estimator,
-                                            n_classes=0 if data.classes is None else
-                                            len(data.classes))
+        methods, left_out = default_methods(
+            task, *Xv.shape, estimator=estimator,
+            n_classes=0 if data.classes is None else len(data.classes),
+            n_repeats=len(seeds) if seeds is not None else n_repeats or default_repeats(
+                len(yv))[0])
         for line in left_out:
             warnings.warn(line, LeftOutWarning, stacklevel=2)
     specs = [s for s in resolve_methods(methods, task) if s.name not in (ALL, BASELINE)]
