@@ -129,14 +129,17 @@ def atomic_write(path) -> Iterator[Path]:
     'done'
     """
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.exists():
-        mode = out.stat().st_mode & 0o777
-    else:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.exists():
+            mode = out.stat().st_mode & 0o777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as exc:  # the message names the destination, never a temporary file
+        raise OSError(exc.errno, f"cannot write {out}: {exc.strerror}") from None
     os.close(fd)
     try:
         yield Path(tmp)

@@ -113,7 +113,7 @@ def _fmt(v, digits=4):
 
 def _echo_table(headers, rows, err=False):
     """Print rows of strings under headers: first column left-aligned, the rest right."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
 
     def fmt(cells):
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
@@ -291,8 +291,8 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
                 result = evaluation.compare(
                     X, y, methods=names, estimator=model, task=task, scoring=metric,
                     n_repeats=repeats, seeds=seed_list, random_state=seed,
-                    groups=None if groups_col is None else dropped[groups_col].to_numpy(),
-                    time=None if time_col is None else dropped[time_col].to_numpy(),
+                    groups=None if groups_col is None else dropped[groups_col],
+                    time=None if time_col is None else dropped[time_col],
                     k_grid=grid, time_budget=time_budget,
                     n_jobs=-1 if n_jobs is None else n_jobs,
                     progress=_progress_or_lines(quiet), dataset=name, audit=audit,
@@ -534,7 +534,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                     io.write_table_atomic(reduced, output, protect=[data])
             if scores_path and table is not None:
                 io.write_table_atomic(table, scores_path, protect=[data])
-        except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
+        except (ValueError, KeyError, OSError, NotImplementedError) as exc:
             _fail(exc)
     err = output == "-"  # the table went to standard output
     click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns", err=err)
@@ -806,9 +806,9 @@ def _run(argv) -> int:
         else:
             click.echo(f"featsieve: error: {exc.format_message()}", err=True)
         return EXIT_BAD_INPUT
-    except click.exceptions.Abort:
-        click.echo("featsieve: aborted", err=True)
-        return 1
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("featsieve: interrupted", err=True)
+        return 130
     except click.exceptions.Exit as exc:
         return exc.exit_code
     return 0

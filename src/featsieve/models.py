@@ -204,6 +204,24 @@ def resolve_metric(scoring, task: str, y=None) -> Metric:
             "accuracy, balanced_accuracy, f1, roc_auc, average_precision, neg_log_loss, r2, "
             "neg_mean_absolute_error, neg_mean_squared_error "
             "(sklearn.metrics.get_scorer_names() lists them all).")
+    if task == "classification" and y is not None and len(np.unique(y)) > 2 and scoring in (
+            "roc_auc", "average_precision", "f1", "precision", "recall", "jaccard"):
+        better = {"roc_auc": "roc_auc_ovr", "average_precision": "balanced_accuracy"}.get(
+            scoring, f"{scoring}_macro")
+        raise ValueError(f"The metric {scoring!r} is for two classes; the target has "
+                         f"{len(np.unique(y))}. Use {better!r} (or another multi-class "
+                         "scorer).")
+    if task == "regression" and scoring in ("accuracy", "balanced_accuracy", "roc_auc",
+                                             "f1", "average_precision", "neg_log_loss"):
+        raise ValueError(f"The metric {scoring!r} is for classes; the target is numeric "
+                         "(regression). Use r2, neg_mean_absolute_error or "
+                         "neg_mean_squared_error, or --task classification.")
+    if task == "classification" and scoring in ("r2", "neg_mean_squared_error",
+                                                 "neg_mean_absolute_error",
+                                                 "neg_root_mean_squared_error"):
+        raise ValueError(f"The metric {scoring!r} is for numbers; the target holds classes. "
+                         "Use accuracy, balanced_accuracy, f1_macro or roc_auc_ovr, or --task "
+                         "regression.")
     if scoring.startswith("neg_"):
         name = "mse" if scoring == "neg_mean_squared_error" else scoring[4:]
         return Metric(name, scoring, False, reason)

@@ -519,7 +519,8 @@ def _column(X, spec, what):
             raise ValueError(f"{what}={spec!r} is not a column of X (columns: "
                              f"{', '.join(map(str, cols))}{' ...' if len(cols) == 10 else ''}).")
         return X.drop(columns=[spec]), np.asarray(X[spec]), spec
-    return X, np.asarray(spec), f"<{what} values>"
+    name = getattr(spec, "name", None)  # a pandas Series keeps its column's name
+    return X, np.asarray(spec), str(name) if name is not None else f"<{what} values>"
 
 
 def _time_key(values):
@@ -657,6 +658,13 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     task = data.task
     Xv, yv, raw_y = data.X, data.y, y
     table = data.table if hasattr(data.table, "iloc") else None
+    if data.rows is not None:  # rows whose target is missing were left out
+        groups_v = None if groups_v is None else groups_v[data.rows]
+        time_v = None if time_v is None else time_v[data.rows]
+    if groups_v is not None and pd.isna(pd.Series(groups_v)).any():
+        raise ValueError(f"groups ({groups_name}) has "
+                         f"{int(pd.isna(pd.Series(groups_v)).sum())} missing values; give "
+                         "every row a group (or fill them, e.g. with 'unknown').")
     if groups_v is not None and len(groups_v) != len(yv):
         raise ValueError(f"groups must hold one value per row ({len(yv)}); got {len(groups_v)}.")
     if time_v is not None:
