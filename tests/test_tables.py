@@ -62,6 +62,9 @@ def test_messy_table_kinds():
         assert enc[0, 5] == (day.tz_localize(None) - pd.Timestamp("1970-01-01")).days
 
 
+MAY_SELECT_NONE = {"boruta", "knockoff"}
+
+
 @pytest.mark.parametrize("name", METHODS)
 def test_every_method_takes_a_messy_table(name):
     X, y = messy()
@@ -72,7 +75,8 @@ def test_every_method_takes_a_messy_table(name):
         warnings.simplefilter("ignore", UserWarning)
         sel.fit(X, y)
     pd.testing.assert_frame_equal(X, before)  # the input is unchanged
-    assert sel.n_features_selected_ >= 1
+    # all-relevant / FDR-controlled selections may be empty on 80 rows; the others keep some
+    assert sel.n_features_selected_ >= (0 if name in MAY_SELECT_NONE else 1)
     assert set(sel.get_feature_names_out()) <= set(X.columns)
     assert list(sel.columns_.kinds)[1] == "categorical"
     # new rows: NaN everywhere it can be, and a category never seen in training

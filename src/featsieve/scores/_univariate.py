@@ -94,12 +94,20 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
 
 
 def _category_association(codes, y, task: str) -> float:
-    """Cramér's V of a categorical column with classes, or the correlation ratio (eta)
-    with a numeric target; both in [0, 1], 1 when the column determines the target."""
+    """Bias-corrected Cramér's V of a categorical column with classes (Bergsma 2013), or the
+    bias-corrected correlation ratio (epsilon squared, its square root) with a numeric target.
+
+    Both are in [0, 1], 1 when the column determines the target. The corrections
+    remove what a column with many categories gains by chance on the rows it is
+    scored on: without them a nearly unique text column (a ticket number, a
+    surname) would score almost 1.
+    """
     cats, x = np.unique(codes, return_inverse=True)
     if len(cats) < 2:
         return 0.0
     n = len(x)
+    if n < 3:
+        return 0.0
     if task == "classification":
         classes, t = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -107,16 +115,23 @@ def _category_association(codes, y, task: str) -> float:
         table = np.zeros((len(cats), len(classes)))
         np.add.at(table, (x, t), 1.0)
         expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / n
-        chi2 = ((table - expected) ** 2 / expected).sum()
-        return float(np.sqrt(chi2 / (n * (min(table.shape) - 1))))
+        phi2 = ((table - expected) ** 2 / expected).sum() / n
+        r, k = table.shape
+        phi2 = max(0.0, phi2 - (k - 1) * (r - 1) / (n - 1))
+        rc, kc = r - (r - 1) ** 2 / (n - 1), k - (k - 1) ** 2 / (n - 1)
+        denom = min(kc - 1, rc - 1)
+        return float(np.sqrt(min(1.0, phi2 / denom))) if denom > 0 else 0.0
     yf = np.asarray(y, dtype=np.float64)
     total = ((yf - yf.mean()) ** 2).sum()
-    if total <= 0:
+    g = len(cats)
+    if total <= 0 or n <= g:
         return 0.0
     counts = np.bincount(x)
     means = np.bincount(x, weights=yf) / counts
     between = (counts * (means - yf.mean()) ** 2).sum()
-    return float(np.sqrt(min(1.0, between / total)))
+    within = total - between
+    eps2 = (between - (g - 1) * within / (n - g)) / total
+    return float(np.sqrt(min(1.0, max(0.0, eps2))))
 
 
 def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) -> np.ndarray:
@@ -125,7 +140,8 @@ def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) 
     For more than two classes the score is the largest absolute correlation
     with a one-vs-rest class indicator. A categorical column (codes) gets the
     association of a category with the target instead, on the same 0-1 scale:
-    Cramér's V with classes, the correlation ratio eta with a numeric target.
+    Cramér's V with classes, the correlation ratio eta with a numeric target, both
+    bias-corrected (a column with many categories gains nothing by chance).
 
     Parameters
     ----------
