@@ -49,3 +49,18 @@ def test_a_requested_count_is_honoured_or_named_as_unused():
         said = any("was not used" in str(w.message) for w in caught)
         assert takes or cut or said, name  # never a silent different count
         assert not (said and takes), name
+
+
+def test_an_id_column_left_out_by_compare_is_left_out_by_every_method():
+    rng = np.random.default_rng(0)
+    n = 300
+    X = pd.DataFrame({"RowNumber": np.arange(1, n + 1), "a": rng.normal(size=n),
+                      "b": rng.normal(size=n)})
+    y = (X["a"] + 0.3 * rng.normal(size=n) > 0).astype(int).to_numpy()
+    y = np.where(np.arange(n) > n // 2, 1 - y, y)  # the row order carries signal
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = featsieve.compare(X, y, methods=["gbmo", "embedded", "cc"], estimator="tree",
+                                n_repeats=2)
+    for row in res.rows:
+        assert "RowNumber" not in row["selection_frequency"], row["method"]

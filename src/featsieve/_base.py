@@ -228,23 +228,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             raise ValueError(
                 f"All {data.X.shape[1]} feature columns are constant; there is nothing to select."
             )
-        if data.constant.any():
-            warnings.warn(
-                "Constant feature columns carry no information and will never be selected: "
-                f"{_names_str([n for n, c in zip(self._all_feature_names, data.constant, strict=False) if c])}.",
-                ConstantFeatureWarning,
-                stacklevel=2,
-            )
-        if dup.any():
-            names = self._all_feature_names
-            pairs = [f"{names[j]!r} = {names[data.duplicate_of[j]]!r}" for j in np.flatnonzero(dup)]
-            warnings.warn(
-                "Feature columns that copy an earlier column exactly are ties; only the first "
-                f"of each group can be selected: {', '.join(pairs[:10])}"
-                + (f" and {len(pairs) - 10} more" if len(pairs) > 10 else "") + ".",
-                DuplicateFeatureWarning,
-                stacklevel=2,
-            )
+        self._warn_unusable(data, dup)
         never = data.constant | dup | data.columns.left_out
         if never.all():
             raise ValueError("Every feature column is constant, a copy or ID-like; there is "
@@ -263,6 +247,26 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
         return self
+
+    def _warn_unusable(self, data, dup) -> None:
+        """One warning for the constant columns and one for exact copies, naming them."""
+        if data.constant.any():
+            warnings.warn(
+                "Constant feature columns carry no information and will never be selected: "
+                f"{_names_str([n for n, c in zip(self._all_feature_names, data.constant, strict=False) if c])}.",
+                ConstantFeatureWarning,
+                stacklevel=3,
+            )
+        if dup.any():
+            names = self._all_feature_names
+            pairs = [f"{names[j]!r} = {names[data.duplicate_of[j]]!r}" for j in np.flatnonzero(dup)]
+            warnings.warn(
+                "Feature columns that copy an earlier column exactly are ties; only the first "
+                f"of each group can be selected: {', '.join(pairs[:10])}"
+                + (f" and {len(pairs) - 10} more" if len(pairs) > 10 else "") + ".",
+                DuplicateFeatureWarning,
+                stacklevel=3,
+            )
 
     def _fit(self, X, y, **fit_params):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -22,6 +22,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 
+from .._base import BaseSelector
 from .._registry import (
     MethodSpec,
     build_selector,
@@ -302,6 +303,35 @@ def _accepts(fn, name) -> bool:
         return False
 
 
+def _fit_selector(spec, selector, table, y, names, split, task, random_state, *, groups,
+                  ordered, columns):
+    """Fit one method on its part of a repeat: train (+ selection-val as ``X_val``) or train
+    and selection-val; grouped or time-ordered inner folds; the column kinds."""
+    rows_fit = split.train if spec.uses_selection_val else split.fit
+    fit_params = {}
+    if groups is not None or ordered:
+        params = selector.get_params(deep=False)
+        if "cv" in params:  # a selector that cross-validates inside its part
+            folds = inner_cv(task, params["cv"] if isinstance(params["cv"], int) else 5,
+                             groups=None if groups is None else groups[rows_fit],
+                             time=ordered, y=y[rows_fit], random_state=random_state)
+            selector.set_params(cv=folds)
+        if groups is not None and _accepts(type(selector)._fit, "groups"):
+            fit_params["groups"] = groups[rows_fit]
+    if columns is not None and (isinstance(selector, BaseSelector)
+                                or _accepts(selector.fit, "columns")):
+        fit_params["columns"] = columns  # the kinds, read once for the whole table
+    with warnings.catch_warnings():
+        if spec.path_params:  # a path fit asks for more than the tuned cut will keep
+            warnings.simplefilter("ignore", FewerFeaturesWarning)
+        if spec.uses_selection_val:
+            selector.fit(_frame(table, names, split.train), y[split.train],
+                         X_val=_frame(table, names, split.selection_val),
+                         y_val=y[split.selection_val], **fit_params)
+        else:
+            selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
+
+
 def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,
                 random_state, n_jobs, groups=None, ordered=False, table=None, columns=None):
     name = spec.name
@@ -319,28 +349,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
                                   random_state=random_state, n_jobs=n_jobs)
         if spec.path_params:
             selector.set_params(**spec.path_params_for(*X.shape))
-        rows_fit = split.train if spec.uses_selection_val else split.fit
-        fit_params = {}
-        if groups is not None or ordered:
-            params = selector.get_params(deep=False)
-            if "cv" in params:  # a selector that cross-validates inside its part
-                folds = inner_cv(task, params["cv"] if isinstance(params["cv"], int) else 5,
-                                 groups=None if groups is None else groups[rows_fit],
-                                 time=ordered, y=y[rows_fit], random_state=random_state)
-                selector.set_params(cv=folds)
-            if groups is not None and _accepts(type(selector)._fit, "groups"):
-                fit_params["groups"] = groups[rows_fit]
-        if columns is not None and _accepts(selector.fit, "columns"):
-            fit_params["columns"] = columns  # the kinds, read once for the whole table
-        with warnings.catch_warnings():
-            if spec.path_params:  # a path fit asks for more than the tuned cut will keep
-                warnings.simplefilter("ignore", FewerFeaturesWarning)
-            if spec.uses_selection_val:
-                selector.fit(_frame(table, names, split.train), y[split.train],
-                             X_val=_frame(table, names, split.selection_val),
-                             y_val=y[split.selection_val], **fit_params)
-            else:
-                selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
+        _fit_selector(spec, selector, table, y, names, split, task, random_state,
+                      groups=groups, ordered=ordered, columns=columns)
         usable = int((~selector.constant_features_).sum()) if hasattr(
             selector, "constant_features_") else d
         cands = tuning_candidates(spec, selector, usable, with_values=True)
@@ -537,6 +547,141 @@ def _time_key(values):
     return v.to_numpy()
 
 
+def _rows_in_order(data, groups_v, groups_name, time_v):
+    """The validated rows (and the table as given), in time order when ``time`` is given;
+    groups and times follow the rows whose target is known."""
+    Xv, yv = data.X, data.y
+    table = data.table if hasattr(data.table, "iloc") else None
+    if data.rows is not None:  # rows whose target is missing were left out
+        groups_v = None if groups_v is None else groups_v[data.rows]
+        time_v = None if time_v is None else time_v[data.rows]
+    if groups_v is not None and pd.isna(pd.Series(groups_v)).any():
+        raise ValueError(f"groups ({groups_name}) has "
+                         f"{int(pd.isna(pd.Series(groups_v)).sum())} missing values; give "
+                         "every row a group (or fill them, e.g. with 'unknown').")
+    if groups_v is not None and len(groups_v) != len(yv):
+        raise ValueError(f"groups must hold one value per row ({len(yv)}); got {len(groups_v)}.")
+    if time_v is not None:
+        key = _time_key(time_v)
+        if len(key) != len(yv):
+            raise ValueError(f"time must hold one value per row ({len(yv)}); got {len(key)}.")
+        order = np.argsort(key, kind="stable")  # rows in time order: index order = time order
+        Xv, yv = Xv[order], yv[order]
+        table = None if table is None else table.iloc[order]
+    return Xv, yv, table, groups_v, time_v
+
+
+def _seed_list(seeds, n_repeats, random_state, n_rows, notes) -> list:
+    """One seed per repeat (given, or ``random_state, random_state + 1, ...``); says how."""
+    if seeds is not None:
+        seeds = [int(s) for s in seeds]
+        if not seeds:
+            raise ValueError("seeds must hold at least one seed; got none.")
+        if len(set(seeds)) != len(seeds):
+            raise ValueError(f"seeds must be distinct; got {seeds}.")
+        notes.append(f"{len(seeds)} repeats, seeds given")
+    else:
+        if n_repeats is None:
+            n_repeats, why = default_repeats(n_rows)
+            notes.append(why)
+        else:
+            n_repeats = int(n_repeats)
+            if n_repeats < 1:
+                raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
+            notes.append(f"{n_repeats} repeat{'s' if n_repeats > 1 else ''} (asked for)")
+        if isinstance(random_state, (int, np.integer)):
+            first = int(random_state)
+        else:  # None or a RandomState: draw the first seed from it
+            first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
+        seeds = [first + i for i in range(n_repeats)]
+    return seeds
+
+
+def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw, *,
+                 n_jobs, outer, progress) -> list:
+    """Every repeat (through joblib when several run at once), in seed order; None for a
+    repeat the time budget did not start."""
+    from joblib import Parallel, delayed
+
+    from ..progress import bar
+
+    r, started = len(seeds), kw["started"]
+    pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1, lines=True)
+    reps = []
+    if outer == 1:
+        for i, s in enumerate(seeds):
+            reps.append(_repeat(X, y, names, task, specs, estimator, metric, s,
+                                window=windows[i], keep_selectors=i == 0, progress=progress,
+                                **{**kw, "started": started if i else None}))
+            pbar.update(1)
+    else:
+        gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
+                             window=windows[i], keep_selectors=i == 0, progress=False,
+                             **{**kw, "started": started if i else None})
+            for i, s in enumerate(seeds))
+        for rep in gen:
+            reps.append(rep)
+            pbar.update(1)
+    pbar.close()
+    return reps
+
+
+def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
+    """The table's rows (one per method over the repeats) and the failed methods' rows."""
+    sizes = reps[0]["split"]
+    n_test = sizes["test"]
+    n_train = sum(sizes.values()) - n_test
+    by_method = {m: [] for m in methods}
+    failures: dict = {}  # a method that raised in any repeat: one "failed" row, no numbers
+    for rep in reps:
+        for row in rep["rows"]:
+            if "failed" in row:
+                failures.setdefault(row["method"], row["failed"])
+            else:
+                by_method[row["method"]].append({**row, "_seed": rep["seed"]})
+    base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
+    rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
+            for m in methods if m not in failures]
+    failed = [{"method": m, "failed": failures[m]} for m in methods if m in failures]
+    if failed:
+        notes.append(f"{len(failed)} method(s) failed; their rows say why: "
+                     + ", ".join(f["method"] for f in failed))
+    return rows, failed
+
+
+def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, structured):
+    """``compare(..., audit=...)``: the audit columns on every row but the baseline."""
+    from ._inflation import add_audit_columns
+
+    if structured:
+        warnings.warn("the audit columns (noise pool, nested CV) use shuffled folds: they "
+                      "do not keep groups whole or time order yet.", UserWarning,
+                      stacklevel=3)
+    seed = result.seeds[0]
+    model = make_model(estimator, result.task, random_state=seed) if isinstance(
+        estimator, str) else estimator
+    view = copy.copy(result)  # the same row dicts, without the baseline (no selection)
+    view.rows = [r for r in result.rows if r["method"] != BASELINE]
+    add_audit_columns(view, data.X, data.y, estimator=model, random_state=seed,
+                      n_jobs=n_jobs, progress=progress,
+                      specs=[s for s in specs if s.name != BASELINE],
+                      **(audit if isinstance(audit, dict) else {}))
+
+
+def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> list:
+    """The rows to run: ``all``, the baseline, then the methods (the size-aware default set
+    when None, with one warning per method it leaves out)."""
+    if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
+        methods, left_out = default_methods(
+            task, *shape, estimator=estimator,
+            n_classes=0 if data.classes is None else len(data.classes), n_repeats=n_repeats)
+        for line in left_out:
+            warnings.warn(line, LeftOutWarning, stacklevel=3)
+    specs = [s for s in resolve_methods(methods, task) if s.name not in (ALL, BASELINE)]
+    return [get_method(ALL), _BASELINE_SPEC, *specs]  # passed to the repeats as rows
+
+
 def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
             scoring: str | None = None, n_repeats: int | None = None, seeds=None,
             random_state=0, groups=None, time=None, k_grid=None,
@@ -644,9 +789,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     >>> r.rows[2]["vs_all"] in {"better", "worse", "tie"}
     True
     """
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    from ..progress import bar
+    from joblib import effective_n_jobs
 
     X, groups_v, groups_name = _column(X, groups, "groups")
     X, time_v, time_name = _column(X, time, "time")
@@ -656,58 +799,15 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     data = validate_Xy(X, y, task=task, min_samples=20, min_per_class=4,
                        categorical=categorical, numeric=numeric)
     task = data.task
-    Xv, yv, raw_y = data.X, data.y, y
-    table = data.table if hasattr(data.table, "iloc") else None
-    if data.rows is not None:  # rows whose target is missing were left out
-        groups_v = None if groups_v is None else groups_v[data.rows]
-        time_v = None if time_v is None else time_v[data.rows]
-    if groups_v is not None and pd.isna(pd.Series(groups_v)).any():
-        raise ValueError(f"groups ({groups_name}) has "
-                         f"{int(pd.isna(pd.Series(groups_v)).sum())} missing values; give "
-                         "every row a group (or fill them, e.g. with 'unknown').")
-    if groups_v is not None and len(groups_v) != len(yv):
-        raise ValueError(f"groups must hold one value per row ({len(yv)}); got {len(groups_v)}.")
-    if time_v is not None:
-        key = _time_key(time_v)
-        if len(key) != len(yv):
-            raise ValueError(f"time must hold one value per row ({len(yv)}); got {len(key)}.")
-        order = np.argsort(key, kind="stable")  # rows in time order: index order = time order
-        Xv, yv = Xv[order], yv[order]
-        table = None if table is None else table.iloc[order]
+    raw_y = y
+    Xv, yv, table, groups_v, time_v = _rows_in_order(data, groups_v, groups_name, time_v)
     metric = resolve_metric(scoring, task, yv)
-    if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
-        methods, left_out = default_methods(
-            task, *Xv.shape, estimator=estimator,
-            n_classes=0 if data.classes is None else len(data.classes),
-            n_repeats=len(seeds) if seeds is not None else n_repeats or default_repeats(
-                len(yv))[0])
-        for line in left_out:
-            warnings.warn(line, LeftOutWarning, stacklevel=2)
-    specs = [s for s in resolve_methods(methods, task) if s.name not in (ALL, BASELINE)]
-    specs = [get_method(ALL), _BASELINE_SPEC, *specs]  # passed to the repeats as rows
+    specs = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
+                       n_repeats=len(seeds) if seeds is not None else n_repeats or
+                       default_repeats(len(yv))[0])
     methods = [s.name for s in specs]
     notes = []
-    if seeds is not None:
-        seeds = [int(s) for s in seeds]
-        if not seeds:
-            raise ValueError("seeds must hold at least one seed; got none.")
-        if len(set(seeds)) != len(seeds):
-            raise ValueError(f"seeds must be distinct; got {seeds}.")
-        notes.append(f"{len(seeds)} repeats, seeds given")
-    else:
-        if n_repeats is None:
-            n_repeats, why = default_repeats(len(yv))
-            notes.append(why)
-        else:
-            n_repeats = int(n_repeats)
-            if n_repeats < 1:
-                raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
-            notes.append(f"{n_repeats} repeat{'s' if n_repeats > 1 else ''} (asked for)")
-        if isinstance(random_state, (int, np.integer)):
-            first = int(random_state)
-        else:  # None or a RandomState: draw the first seed from it
-            first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
-        seeds = [first + i for i in range(n_repeats)]
+    seeds = _seed_list(seeds, n_repeats, random_state, len(yv), notes)
     if metric.reason:
         notes.append(f"metric {metric.name}: {metric.reason}")
     if k_grid is not None:
@@ -722,24 +822,8 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     kw = dict(fractions=fractions, groups=groups_v, ordered=time_v is not None,
               k_values=k_grid, n_jobs=inner, started=started, budget=time_budget,
               table=table, columns=data.columns)
-    pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1, lines=True)
-    reps = []
-    if outer == 1:
-        for i, s in enumerate(seeds):
-            reps.append(_repeat(Xv, yv, names, task, specs, estimator, metric, s,
-                                window=windows[i], keep_selectors=i == 0, progress=progress,
-                                **{**kw, "started": started if i else None}))
-            pbar.update(1)
-    else:
-        gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_repeat)(Xv, yv, names, task, specs, estimator, metric, s,
-                             window=windows[i], keep_selectors=i == 0, progress=False,
-                             **{**kw, "started": started if i else None})
-            for i, s in enumerate(seeds))
-        for rep in gen:
-            reps.append(rep)
-            pbar.update(1)
-    pbar.close()
+    reps = _run_repeats(Xv, yv, names, task, specs, estimator, metric, seeds, windows,
+                        kw, n_jobs=n_jobs, outer=outer, progress=progress)
     reps = [x for x in reps if x is not None]
     similar: dict = {}  # the same warning with other numbers: shown once, with a count
     for category, message in (w for x in reps for w in x["warnings"]):
@@ -759,23 +843,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                      "0.7 + 0.3 (i + 1)/R of the rows (a rolling origin)")
     first = reps[0]
     sizes = first["split"]
-    n_test = sizes["test"]
-    n_train = sum(sizes.values()) - n_test
-    by_method = {m: [] for m in methods}
-    failures: dict = {}  # a method that raised in any repeat: one "failed" row, no numbers
-    for rep in reps:
-        for row in rep["rows"]:
-            if "failed" in row:
-                failures.setdefault(row["method"], row["failed"])
-            else:
-                by_method[row["method"]].append({**row, "_seed": rep["seed"]})
-    base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
-    rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
-            for m in methods if m not in failures]
-    failed = [{"method": m, "failed": failures[m]} for m in methods if m in failures]
-    if failed:
-        notes.append(f"{len(failed)} method(s) failed; their rows say why: "
-                     + ", ".join(f["method"] for f in failed))
+    rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
     from ..io import data_fingerprint
 
@@ -795,19 +863,6 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         notes=notes,
     )
     if audit:
-        from ._inflation import add_audit_columns
-
-        if groups_v is not None or time_v is not None:
-            warnings.warn("the audit columns (noise pool, nested CV) use shuffled folds: they "
-                          "do not keep groups whole or time order yet.", UserWarning,
-                          stacklevel=2)
-
-        model = make_model(estimator, task, random_state=seeds[0]) if isinstance(
-            estimator, str) else estimator
-        view = copy.copy(result)  # the same row dicts, without the baseline (no selection)
-        view.rows = [r for r in result.rows if r["method"] != BASELINE]
-        add_audit_columns(view, data.X, data.y, estimator=model, random_state=seeds[0],
-                          n_jobs=n_jobs, progress=progress,
-                          specs=[s for s in specs if s.name != BASELINE],
-                          **(audit if isinstance(audit, dict) else {}))
+        _add_audit(result, data, audit, estimator=estimator, specs=specs, n_jobs=n_jobs,
+                   progress=progress, structured=groups_v is not None or time_v is not None)
     return result
