@@ -93,9 +93,12 @@ def _importance_getter(estimator):
 AUTO_STEP_MAX_FEATURES = 1000
 #: ... above, this fraction of the columns per iteration (about 100 iterations)
 AUTO_STEP_FRACTION = 0.01
+#: ... and for RFECV, which runs one path per fold plus the final one (about 20 per path)
+AUTO_STEP_FRACTION_CV = 0.05
 
 
-def _resolve_step(step, d: int, owner: str | None = None) -> tuple[int, str]:
+def _resolve_step(step, d: int, owner: str | None = None,
+                  fraction: float = AUTO_STEP_FRACTION) -> tuple[int, str]:
     """Columns removed per iteration and the strategy line (``"auto"`` by shape).
 
     With ``owner`` a switch to more than one column per iteration warns
@@ -104,8 +107,8 @@ def _resolve_step(step, d: int, owner: str | None = None) -> tuple[int, str]:
     if step == "auto":
         if d <= AUTO_STEP_MAX_FEATURES:
             return 1, ""
-        per = max(1, int(AUTO_STEP_FRACTION * d))
-        text = (f"step {per} ({AUTO_STEP_FRACTION:.0%} of {d} columns per iteration, "
+        per = max(1, int(fraction * d))
+        text = (f"step {per} ({fraction:.0%} of {d} columns per iteration, "
                 f"above {AUTO_STEP_MAX_FEATURES} columns)")
         if owner:
             warnings.warn(f"{owner}: {text}.", ScalableFormWarning, stacklevel=4)
@@ -210,8 +213,9 @@ class RFECVSelector(BaseSelector):
     ----------
     estimator : estimator or None, default=None
     step : int, float or "auto", default="auto"
-        As in :class:`RFESelector` (``"auto"``: 1 up to 1,000 columns, else 1%
-        of them per iteration).
+        As in :class:`RFESelector`, but ``"auto"`` removes 5% of the columns per
+        iteration above 1,000 (RFECV runs one path per fold and the final one:
+        about 20 iterations each instead of 100).
     cv : int or CV splitter, default=5
         An int means stratified (classes) or plain k-fold, shuffled with
         ``random_state``.
@@ -261,7 +265,7 @@ class RFECVSelector(BaseSelector):
         """One elimination path per fold (on ``(k-1)/k`` of the rows) and the final one."""
         d = n_features
         k = int(self.cv) if isinstance(self.cv, numbers.Integral) else 5
-        step, strategy = _resolve_step(self.step, d)
+        step, strategy = _resolve_step(self.step, d, fraction=AUTO_STEP_FRACTION_CV)
         kind = model_kind(self.estimator)
         f1, s1 = _path_seconds(kind, n_samples * (k - 1) / k, d,
                                min(self.min_features_to_select, d), step)
@@ -271,7 +275,8 @@ class RFECVSelector(BaseSelector):
 
     def _fit(self, X, y):
         d = X.shape[1]
-        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
+        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__,
+                                            AUTO_STEP_FRACTION_CV)
         self.step_ = step
         if d == 1:  # one usable column: nothing to eliminate
             self.rfecv_, self.cv_results_ = None, {}
