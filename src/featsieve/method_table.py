@@ -319,7 +319,8 @@ METHODS = (
         tuning=Tuning("n_features", _front_sizes, label="size"),
         source=f"{SEED_001}, Algorithms 1-3, §5.1", figures="featsieve.report._genetic:figures",
         summary="FASTENER genetic search with a decision tree on selection-val (40 generations, "
-                "<= 600 fits, items scored in compare's metric; front size tuned on model-val)"),
+                "<= 600 fits on <= 20,000 rows of each part, items scored in compare's metric; "
+                "front size tuned on model-val)"),
     MethodSpec(
         "poss", POSS, params=_poss, uses_selection_val=True, uses_model=False,
         cost=_search_cost(10),
