@@ -190,7 +190,7 @@ def part_tall(args):
     print(f"  whole compare {res['total']:.0f} s = {res['total'] / res['lgbm']:.1f} LightGBM "
           f"fits; peak {res['peak_gb']:.2f} GB")
     for m, s, k, acc, how in res["rows"]:
-        print(f"  {m:12s} {s:8.1f} s  {s / res['lgbm']:6.1f} fits   {k:3d} columns  acc {acc:.3f}"
+        print(f"  {m:12s} {s:8.1f} s  {s / res['lgbm']:6.1f} fits  {k:5.1f} columns  acc {acc:.3f}"
               + (f"  [{how}]" if how else ""))
 
 
@@ -215,7 +215,7 @@ def part_wide(args):
         return
     print(f"  whole compare {res['total']:.0f} s; peak {res['peak_gb']:.2f} GB")
     for m, s, k, strong in res["rows"]:
-        print(f"  {m:12s} {s:8.1f} s  {k:6d} columns, strong {strong}/3")
+        print(f"  {m:12s} {s:8.1f} s  {k:6.1f} columns, strong {strong}/3")
 
 
 # ----------------------------------------------------------------- anchors
