@@ -772,12 +772,13 @@ def _available_members(group: str, task: str | None) -> list[MethodSpec]:
     one's :class:`MethodUnavailableError`."""
     members = [s for s in _REGISTRY.values()
                if s.group == group and (task is None or task in s.tasks)]
-    ready = [s for s in members if s.available()]
+    ready = [s for s in members if s.available]
     if members and not ready:
         members[0].check_available()
     for s in members:
-        if not s.available():
-            missing = [m for m in s.requires if importlib.util.find_spec(m) is None]
+        if not s.available:
+            missing = [m for m in s.requires if importlib.util.find_spec(m) is None] or list(
+                s.requires)
             how = f"pip install 'featsieve[{s.extra}]'" if s.extra else (
                 f"pip install {' '.join(missing)}")
             warnings.warn(f"{s.name} left out of {group!r}: {', '.join(missing)} is not "
