@@ -451,6 +451,8 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
         else:
             kind, mark, note = _column_kind(name, s)
         kinds[j] = kind
+        if kind == "datetime":  # the stated encoding (encode_columns): no derived parts
+            note = (note + "; " if note else "") + "one number: days since 1970-01-01 (UTC)"
         if mark is not None:
             text_numbers[j] = mark
         if note:
@@ -510,8 +512,11 @@ def encode_columns(X: pd.DataFrame, description: ColumnDescription) -> np.ndarra
     ``0..k-1`` in the order of ``description.categories`` (a category not seen
     there is missing); datetimes as days since 1970-01-01 (tz-aware ones in
     UTC), a float, so the time order is kept and one date column stays one
-    column (its month or weekday is not derived: add such columns yourself when
-    they matter).
+    column. This is a choice: a date is not expanded into parts (year, month,
+    weekday, hour), since every method selects among original columns, one
+    encoded column each; when such parts matter, add them as columns and make
+    them one unit with ``column_groups=`` (CLI ``--column-group``), so they are
+    kept or dropped together.
 
     Parameters
     ----------
