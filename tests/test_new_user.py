@@ -103,6 +103,22 @@ def test_k_grid_reaches_every_column_on_a_narrow_table():
     assert k_grid(60)[-1] == 30
 
 
+def test_narrow_grid_counts_copies_out():
+    """A copied column is no feature of its own: FLBMO's eta grid stops at the usable columns."""
+    rng = np.random.default_rng(1)
+    n = 120
+    town = rng.choice(["Cherbourg", "Queenstown", "Southampton"], size=n)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n),
+                      "embark_town": town, "embarked": pd.Series(town).str[0]})
+    y = (X["a"] + (town == "Cherbourg") > 0.3).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = featsieve.compare(X, y, methods=["flbmo"], estimator="tree", n_repeats=1)
+    assert not r.failed, r.failed
+    flbmo = next(row for row in r.rows if row["method"] == "flbmo")
+    assert "embarked" not in flbmo["selection_frequency"]
+
+
 # -------------------------------------------------------------- comparators group
 def test_comparators_group_skips_a_missing_library(monkeypatch):
     import importlib.util

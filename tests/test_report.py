@@ -108,7 +108,8 @@ def test_report_has_every_section_and_is_self_contained(result, tmp_path):
         mean, _, ci = r[i].partition(" [")
         assert float(mean) == pytest.approx(x["test_mean"], abs=5e-5)
         if ci:
-            lo, hi = (float(v) for v in ci.rstrip("]").split(", "))
+            # a no-break space inside the interval: the cell breaks only before it
+            lo, hi = (float(v) for v in ci.rstrip("]").split(",\u00a0"))
             assert [lo, hi] == pytest.approx(x["test_ci"], abs=5e-5)
     assert [r[head.index("vs all")] for r in rows[1:]] == [x["vs_all"] for x in result.rows[1:]]
     # classic figures: forward's rounds and the importances/scores; rfe (sklearn) has none

@@ -353,11 +353,14 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             selector.set_params(**spec.path_params_for(*X.shape))
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns)
-        usable = int((~selector.constant_features_).sum()) if hasattr(
-            selector, "constant_features_") else d
-        if columns is not None:  # ID-like columns are no features: not in the k grid
-            usable -= int((columns.left_out & ~getattr(selector, "constant_features_",
-                                                       np.zeros(d, bool))).sum())
+        never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
+        if hasattr(selector, "constant_features_"):
+            never |= np.asarray(selector.constant_features_, bool)
+        if hasattr(selector, "duplicate_of_"):
+            never |= np.asarray(selector.duplicate_of_) >= 0
+        if columns is not None:
+            never |= columns.left_out
+        usable = int((~never).sum())
         cands = tuning_candidates(spec, selector, usable, with_values=True)
         scored = []
         Xf, yf = X[split.fit], y[split.fit]
