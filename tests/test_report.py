@@ -268,7 +268,7 @@ def test_cli_compare_report_and_json(tmp_path, capsys):
     assert rc == 0 and "seeds 5, 6" in out and f"wrote {html}" in out
     d = json.loads(js.read_text())
     assert d["seeds"] == [5, 6] and d["n_repeats"] == 2
-    assert [x["seed"] for x in d["results"][2]["repeats"]] == [5, 6]
+    assert [x["seed"] for x in d["results"][1]["repeats"]] == [5, 6]
     assert "--seeds 2" in d["command"]
     page = _parse(html.read_text())
     assert set(ALWAYS + ["comparison", "score-vs-features"]) <= set(page.sections)

@@ -157,7 +157,14 @@ class ComparisonResult:
         return len(self.seeds)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (the schema of ``featsieve compare --json``)."""
+        """JSON-ready dict (the schema of ``featsieve compare --json``).
+
+        ``results`` holds one row per selection (``all`` first, then the methods);
+        in it ``n_selected`` is ``len(selected)``, the columns kept in at least half
+        of the repeats, and ``n_selected_mean`` the mean count over repeats (the
+        printed table's ``n_selected``). The no-column reference (majority class /
+        mean) is the separate ``baseline`` row; failed methods are in ``failed``.
+        """
         return {
             "dataset": self.dataset,
             "task": self.task,
@@ -169,7 +176,8 @@ class ComparisonResult:
             "n_repeats": self.n_repeats,
             "seeds": list(self.seeds),
             "random_state": self.random_state,
-            "results": [dict(r) for r in self.rows],
+            "results": [_json_row(r) for r in self.rows if r["method"] != BASELINE],
+            "baseline": next((dict(r) for r in self.rows if r["method"] == BASELINE), None),
             "failed": [dict(r) for r in self.failed],
             "complete": not self.failed,
             "notes": list(self.notes),
@@ -456,6 +464,16 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
 
 
 # ---------------------------------------------------------------- summary
+def _json_row(row: dict) -> dict:
+    """A results row of the JSON: ``n_selected`` counts ``selected`` (kept in at least
+    half of the repeats), ``n_selected_mean`` is the mean count over repeats."""
+    out = dict(row)
+    if "selected" in out:
+        out["n_selected_mean"] = out["n_selected"]
+        out["n_selected"] = len(out["selected"])
+    return out
+
+
 def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     """One table row from the per-repeat rows of one method."""
     tests = np.array([r["test_score"] for r in reps], float)
