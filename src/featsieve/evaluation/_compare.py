@@ -88,6 +88,7 @@ class ComparisonResult:
         ``mean_absolute_error``, ...).
     greater_is_better : bool
     n_samples, n_features : int
+        Rows, and feature columns (ID-like columns left out are not counted).
     split : dict
         Rows in each part of the protocol (first repeat).
     seeds : list of int
@@ -345,6 +346,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
     name = spec.name
     table = X if table is None else table
     d = X.shape[1]
+    cat = None if columns is None else columns.categorical  # for the refit models
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
@@ -359,8 +361,14 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             selector.set_params(**spec.path_params_for(*X.shape))
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns)
-        usable = int((~selector.constant_features_).sum()) if hasattr(
-            selector, "constant_features_") else d
+        never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
+        if hasattr(selector, "constant_features_"):
+            never |= np.asarray(selector.constant_features_, bool)
+        if hasattr(selector, "duplicate_of_"):
+            never |= np.asarray(selector.duplicate_of_) >= 0
+        if columns is not None:
+            never |= columns.left_out
+        usable = int((~never).sum())
         cands = tuning_candidates(spec, selector, usable, with_values=True)
         scored = []
         Xf, yf = X[split.fit], y[split.fit]
@@ -369,7 +377,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             mask = np.asarray(mask, bool)
             if not mask.any():  # an empty selection is never a candidate
                 continue
-            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric)
+            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric, categorical=cat)
             scored.append((label, c, mask, v))
         finite = [t for t in scored if np.isfinite(t[3])]
         sign = 1 if metric.greater_is_better else -1
@@ -391,7 +399,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
         }
     seconds = _time.perf_counter() - start
     test, constant = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
-                                      y[split.test], support, metric, return_constant=True)
+                                      y[split.test], support, metric, return_constant=True,
+                                      categorical=cat)
     sel = row["selection_score"]
     if sel is None or not np.isfinite(sel):
         gap = None
@@ -861,6 +870,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                      "0.7 + 0.3 (i + 1)/R of the rows (a rolling origin)")
     first = reps[0]
     sizes = first["split"]
+    ids = [str(names[j]) for j in np.flatnonzero(data.columns.left_out)]
+    if ids:  # not features: out of the column count, the k grid and every selection
+        notes.append(f"ID-like column{'s' if len(ids) > 1 else ''} left out (a distinct value "
+                     f"on every row; not counted as features): {', '.join(ids)}")
     rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
     from ..io import data_fingerprint
@@ -868,7 +881,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric.name,
         greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
-        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows, failed=failed,
+        n_features=Xv.shape[1] - len(ids), split=sizes, seeds=seeds, rows=rows, failed=failed,
         selectors=first["selectors"],
         tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
         supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},
