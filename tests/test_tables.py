@@ -276,3 +276,28 @@ def test_genetic_regression_with_missing_values(name):
         sel.fit(X, y)
     assert np.isfinite(getattr(sel, "feature_weights_", np.zeros(1))).all()
     assert {"num", "noise"} & set(sel.get_feature_names_out())
+
+
+def test_a_column_that_gives_the_target_is_named_as_a_leak():
+    """Titanic's ``alive`` beside ``survived``: a text copy of the target (with a missing
+    cell) gets one TargetLeakWarning; a merely informative column does not."""
+    import warnings
+
+    import featsieve
+    from featsieve._validation import target_copies
+
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n)})
+    y = (df.a > 0).astype(int)
+    df["alive"] = np.where(y == 1, "yes", "no")
+    df.loc[3, "alive"] = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        featsieve.compare(df, y, methods=["cc"], estimator="tree", n_repeats=2)
+    leaks = [str(w.message) for w in caught if w.category is featsieve.TargetLeakWarning]
+    assert len(leaks) == 1 and "'alive'" in leaks[0] and "--drop alive" in leaks[0]
+    X = np.column_stack([df.a, df.b, np.round(df.a * 3)])  # 'a' decides y but is near unique
+    assert target_copies(X, y.to_numpy(), "classification") == []
+    yr = 2 * df.a.to_numpy() + 1
+    assert target_copies(X, yr, "regression") == [0]

@@ -20,7 +20,12 @@ from ._registry import (
     register_method,
     resolve_method,
 )
-from ._validation import ConstantFeatureWarning, DuplicateFeatureWarning, FewerFeaturesWarning
+from ._validation import (
+    ConstantFeatureWarning,
+    DuplicateFeatureWarning,
+    FewerFeaturesWarning,
+    TargetLeakWarning,
+)
 from .classic import (
     EmbeddedSelector,
     ForwardSelector,
@@ -92,6 +97,7 @@ __all__ = [
     "DuplicateFeatureWarning",
     "EmbeddedSelector",
     "FewerFeaturesWarning",
+    "TargetLeakWarning",
     "ForwardSelector",
     "MethodSpec",
     "RandomSelector",

@@ -24,7 +24,9 @@ __all__ = [
     "ConstantFeatureWarning",
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
+    "TargetLeakWarning",
     "duplicate_columns",
+    "target_copies",
     "ValidatedData",
     "constant_columns",
     "describe_columns",
@@ -979,6 +981,55 @@ def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_sel
 
 class MissingTargetWarning(UserWarning):
     """Rows whose target is missing were left out."""
+
+
+class TargetLeakWarning(UserWarning):
+    """A feature column determines the target exactly (a copy or a consequence of it)."""
+
+
+def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[int]:
+    """Columns that give the target exactly: likely leaks (a copy or a consequence of it).
+
+    A classification column qualifies when every one of its values (missing rows
+    aside, at least 90% of the rows present) occurs with one class only and it
+    has at most max(2, n/10) distinct values, so a nearly unique number cannot
+    qualify by chance (Titanic's ``alive`` beside ``survived``). A regression
+    column qualifies when its Pearson correlation with the target is at least
+    0.9999 in absolute value on the complete rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The encoded table (:func:`encode_columns`; NaN where missing).
+    y : ndarray of shape (n_samples,)
+        The encoded target.
+    task : {"classification", "regression"}
+    skip : array of bool of shape (n_features,) or None
+        Columns not to test (ID-like, constant).
+
+    Returns
+    -------
+    list of int
+        Positions of the columns that determine the target.
+    """
+    n, d = X.shape
+    out = []
+    for j in range(d):
+        if skip is not None and skip[j]:
+            continue
+        x = X[:, j]
+        ok = ~np.isnan(x)
+        if ok.sum() < max(10, 0.9 * n):
+            continue
+        if task == "classification":
+            pairs = np.unique(np.column_stack([x[ok], y[ok]]), axis=0)
+            values = np.unique(pairs[:, 0])
+            if 1 < len(values) <= max(2, n // 10) and len(pairs) == len(values):
+                out.append(j)
+        elif np.std(x[ok]) > 0 and np.std(y[ok]) > 0:
+            if abs(np.corrcoef(x[ok], y[ok].astype(float))[0, 1]) >= 0.9999:
+                out.append(j)
+    return out
 
 
 @dataclass

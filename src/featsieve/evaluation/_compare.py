@@ -696,6 +696,24 @@ def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, struc
                       **(audit if isinstance(audit, dict) else {}))
 
 
+def _warn_target_copies(data, names) -> None:
+    """One :class:`TargetLeakWarning` naming the columns that give the target exactly."""
+    from .._validation import TargetLeakWarning, target_copies
+
+    skip = data.constant.copy()
+    if data.columns is not None:
+        skip |= data.columns.left_out
+    leaks = [str(names[j]) for j in target_copies(data.X, np.asarray(data.y), data.task, skip)]
+    if leaks:
+        cols = ", ".join(repr(c) for c in leaks)
+        warnings.warn(
+            f"Column{'s' if len(leaks) > 1 else ''} {cols} give{'' if len(leaks) > 1 else 's'} "
+            "the target exactly on every row: a copy or a consequence of the target? Every "
+            "method will keep it; if it is not known when you predict, leave it out "
+            f"(--drop {leaks[0]} in the CLI, or drop the column).", TargetLeakWarning,
+            stacklevel=3)
+
+
 def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> list:
     """The rows to run: ``all``, the baseline, then the methods (the size-aware default set
     when None, with one warning per method it leaves out)."""
@@ -827,6 +845,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                        categorical=categorical, numeric=numeric)
     task = data.task
     raw_y = y
+    _warn_target_copies(data, names)
     Xv, yv, table, groups_v, time_v = _rows_in_order(data, groups_v, groups_name, time_v)
     metric = resolve_metric(scoring, task, yv)
     specs = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
