@@ -163,7 +163,7 @@ class _GeneticSearch(BaseSelector):
                 return [1 << int(np.argmax(weights))]
             if init == "singletons":
                 return [1 << j for j in range(d)]
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         pos = {int(j): i for i, j in enumerate(usable_idx)}
         # column names are accepted when fit got a DataFrame (they name input columns)
         from_frame = (getattr(self, "feature_names_in_", None) is not None
@@ -204,7 +204,7 @@ class _GeneticSearch(BaseSelector):
         if unusable:
             raise ValueError(
                 f"initial refers to columns {unusable[:20]} that are constant or duplicated "
-                f"(never selected); usable columns are {usable_idx.tolist()[:20]}"
+                f"(never selected); usable columns are {np.sort(usable_idx).tolist()[:20]}"
                 f"{'...' if usable_idx.size > 20 else ''}.")
         if empty and not self._empty_initial_ok:
             raise ValueError(
@@ -218,7 +218,7 @@ class _GeneticSearch(BaseSelector):
     def _finish(self, state: SearchState, scoring: str, fitted: dict) -> None:
         """Read the fitted attributes off the finished search's state."""
         names = self._fit_feature_names
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         d = state.n_features
         rows = []
         for it in state.front.items():
@@ -437,7 +437,9 @@ class FASTENER(_GeneticSearch):
     initial : {"first", "best_weight", "singletons"} or list, default="first"
         Initial population: ``"first"`` is the item holding only the first
         usable column (the seed's run, §6.2: "the only item in the starting
-        Pareto front"); ``"best_weight"`` the single column of highest weight;
+        Pareto front"; for a DataFrame, first in the canonical order by
+        label, so the start does not depend on the column order);
+        ``"best_weight"`` the single column of highest weight;
         ``"singletons"`` every single column; or a list of items, each a list
         of input column indices or, when ``fit`` gets a DataFrame, column
         names (``[["f3", "f7"], [0]]``; a lone index or name is a
@@ -473,8 +475,9 @@ class FASTENER(_GeneticSearch):
 """ + _COMMON_DOC + """
     Attributes
     ----------
-    feature_weights_ : ndarray of shape (n_usable_features,)
-        The crossover weights used (nats for ``"mi"``).
+    feature_weights_ : ndarray of shape (n_features_in_,)
+        The crossover weights used (nats for ``"mi"``), per input column (0 for
+        the columns that cannot be selected).
     n_permutation_predictions_ : int
         Predictions made by front purging (no fits).
 """ + _ATTR_DOC + """
@@ -611,7 +614,7 @@ class FASTENER(_GeneticSearch):
                 raise ValueError(f"weights has shape {out.shape}; expected "
                                  f"({self.n_features_in_},), one per input column.")
             _check_weights(out, "weights has", "columns")
-            return out[self._usable]
+            return out[self._fit_index]
         # "mi": computed, finite; clipping only removes the estimator's tiny negatives
         out = np.asarray(out, dtype=np.float64).ravel()
         return np.clip(np.nan_to_num(out, nan=0.0), 0, None)
@@ -633,7 +636,7 @@ class FASTENER(_GeneticSearch):
             reset=_as_predicate(self.reset_to_front), purge=_as_predicate(self.purge_front))
         run_search(strategy, state, init, n_generations=self.n_generations, parallel=parallel,
                    progress=self.progress)
-        return {"feature_weights_": weights}
+        return {"feature_weights_": self._to_input_columns(weights, 0.0)}
 
 
 class POSS(_GeneticSearch):

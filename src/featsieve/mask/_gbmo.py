@@ -234,8 +234,9 @@ class _MaskEliminationBase(BaseSelector):
         Notes
         -----
         The model is given NumPy arrays of the usable columns (constant and
-        duplicate columns removed), not DataFrames; a pipeline that picks
-        columns by name needs ``prefit=True``.
+        duplicate columns removed), not DataFrames, in the canonical column
+        order (:meth:`BaseSelector._canonical_order`; the given order with
+        ``prefit``); a pipeline that picks columns by name needs ``prefit=True``.
         """
         if self.prefit and hasattr(X, "columns"):
             trained = getattr(self.estimator, "feature_names_in_", None)
@@ -243,6 +244,10 @@ class _MaskEliminationBase(BaseSelector):
                 check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
                                    "X[list(estimator.feature_names_in_)]")
         return super().fit(X, y, X_val=X_val, y_val=y_val, **fit_params)
+
+    def _canonical_order(self) -> bool:
+        """A prefit model reads the columns in the order it was trained on."""
+        return not self.prefit
 
     def _fit(self, X, y, X_val=None, y_val=None):
         d = X.shape[1]
@@ -267,7 +272,7 @@ class _MaskEliminationBase(BaseSelector):
         self.base_loss_ = float(base)
         self.selection_loss_ = float(losses[n_removed - 1]) if n_removed else float(base)
         self.mask_values_ = np.zeros(self._usable.shape[0])
-        self.mask_values_[self._usable] = fill
+        self.mask_values_[self._fit_index] = fill
         self.loss_ = loss.name
         self.n_model_fits_ = fits
         self.n_predict_calls_ = base_calls + check_calls + candidates.n_calls
@@ -350,13 +355,13 @@ class _MaskEliminationBase(BaseSelector):
                 f"({self.n_features_in_}).")
         if not np.isfinite(vec).all():
             raise ValueError("mask_value contains NaN or infinity.")
-        return vec[self._usable]
+        return vec[self._fit_index]
 
     # ------------------------------------------------------- reading the path
     def _set_path(self, order, losses, n_removed):
         """``path_``: the one record of the elimination; every other view reads it."""
         names = np.asarray(self._fit_feature_names, dtype=object)
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         d, T = len(names), len(order)
         self.path_ = {
             "iteration": np.arange(1, T + 1),

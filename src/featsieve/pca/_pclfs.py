@@ -420,7 +420,7 @@ class PCLFS(BaseSelector):
             pick = top[rank_from_scores(imp)[0][:n_ext]]
             support[pick] = True
             full_imp = np.zeros(len(self._usable))
-            usable_idx = np.flatnonzero(self._usable)
+            usable_idx = self._fit_index
             full_imp[usable_idx[top]] = imp
             self.importances_ = full_imp
             self._ext_top, self._ext_imp = top, imp
@@ -470,7 +470,7 @@ class PCLFS(BaseSelector):
                                  int(self._usable.sum()))["size"]
         top, imp = self._ext_top, self._ext_imp
         pick = top[rank_from_scores(imp)[0][:size]]
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         support = np.zeros(len(self._usable), dtype=bool)
         support[usable_idx[pick]] = True
         return support
