@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import _check_feature_names, check_is_fitted
+from sklearn.utils.validation import _check_feature_names, _num_samples, check_is_fitted
 
 from ._utils import canonical_rank
 from ._validation import (
@@ -140,7 +140,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             cls.support_at = support_at
 
     def fit(self, X, y, X_val=None, y_val=None, *, columns=None, categorical=None, numeric=None,
-            column_groups=None, **fit_params):
+            column_groups=None, sample_weight=None, groups=None, **fit_params):
         """Fit the selector.
 
         Parameters
@@ -174,6 +174,19 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             kept whole when the method keeps any of its columns, and dropped
             whole otherwise (``support_`` and ``support_at``; the method itself
             scores the columns one by one). Stored as ``column_groups_``.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Non-negative row weights, used by the methods whose ``_fit`` takes
+            them (passed to the model's fit and to the method's own scores or
+            loss, each method's docstring says how); any other method raises a
+            TypeError naming ``sample_weight``. Rows whose target is missing
+            are left out of the weights too.
+        groups : array-like of shape (n_samples,) or None, default=None
+            Group labels of the rows (a patient, a site). A method that splits
+            the rows itself (a validation part, folds) keeps each group on one
+            side (scikit-learn's ``GroupShuffleSplit``/``GroupKFold``); a method
+            that does not split the rows has nothing to keep apart and ignores
+            them; a method that splits but cannot keep groups apart raises a
+            TypeError naming ``groups``.
         **fit_params : dict
             Passed to the method.
 
@@ -186,7 +199,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         ValueError
             Bad input (see README, "Bad input"); the message names the column.
         TypeError
-            ``X_val``/``y_val`` given to a method that uses no validation rows.
+            ``X_val``/``y_val`` given to a method that uses no validation rows;
+            ``sample_weight`` or ``groups`` given to a method that cannot use them.
         """
         if X_val is not None or y_val is not None:
             if "X_val" not in inspect.signature(self._fit).parameters:
@@ -195,6 +209,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                     "X_val/y_val (or fit it on X and X_val together).")
             fit_params = {**fit_params, "X_val": X_val, "y_val": y_val}
         self._validate_params()
+        fit_params.update(self._row_metadata_params(sample_weight, groups))
+        n_rows = _num_samples(X) if fit_params.keys() & {"sample_weight", "groups"} else 0
         if y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
@@ -253,13 +269,67 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         X_fit = self._impute(X_fit)
         self._group_of = self._resolve_groups(column_groups, data.feature_names)
         self._never = never
-        self._fit(X_fit, data.y, **fit_params)
+        self._fit(X_fit, data.y, **self._rows_kept(fit_params, data.rows, n_rows))
         self._expand_fitted()
         self.support_ = self._close_groups(np.asarray(self.support_, dtype=bool) & ~never)
         self.n_features_selected_ = int(self.support_.sum())
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
         return self
+
+    # ---------------------------------------------------------- row metadata
+    def _splits_rows(self) -> bool:
+        """Whether the method splits its rows itself (validation rows or folds)."""
+        params = self.get_params(deep=False)
+        return ("X_val" in inspect.signature(self._fit).parameters or "cv" in params
+                or "validation_fraction" in params)
+
+    def _row_metadata_params(self, sample_weight, groups) -> dict:
+        """``sample_weight``/``groups`` as ``_fit`` keywords, or the TypeError naming them."""
+        accepts = inspect.signature(self._fit).parameters
+        out = {}
+        if sample_weight is not None:
+            if "sample_weight" not in accepts:
+                raise TypeError(
+                    f"{type(self).__name__} does not use sample_weight: its scores and models "
+                    "are unweighted. Fit it without sample_weight, or repeat or resample the "
+                    "rows by weight (README, 'Bad input').")
+            out["sample_weight"] = sample_weight
+        if groups is not None:
+            if "groups" in accepts:
+                out["groups"] = groups
+            elif self._splits_rows():
+                raise TypeError(
+                    f"{type(self).__name__} splits its rows but cannot keep groups apart: fit "
+                    "it without groups, or give it X_val/y_val (or cv folds) split by group "
+                    "yourself.")
+        return out
+
+    @staticmethod
+    def _rows_kept(fit_params, rows, n_rows) -> dict:
+        """``sample_weight``/``groups`` checked and narrowed to the rows fit kept."""
+        out = dict(fit_params)
+        for key in ("sample_weight", "groups"):
+            if out.get(key) is None:
+                continue
+            v = to_pandas(out[key])
+            v = v.to_numpy() if hasattr(v, "to_numpy") else np.asarray(v)
+            if v.shape != (n_rows,):
+                raise ValueError(f"{key} must hold one value per row of X: shape ({n_rows},); "
+                                 f"got {v.shape}.")
+            v = v if rows is None else v[rows]
+            if key == "sample_weight":
+                try:
+                    v = v.astype(np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError("sample_weight must hold numbers.") from None
+                if not np.isfinite(v).all() or (v < 0).any() or v.sum() <= 0:
+                    raise ValueError("sample_weight must be finite and non-negative, and not "
+                                     "every weight zero.")
+            elif pd.isna(v).any():
+                raise ValueError("groups is missing on some rows; give every row a group.")
+            out[key] = v
+        return out
 
     # ------------------------------------------------------- column order
     def _canonical_order(self) -> bool:

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 from sklearn.feature_selection import RFE, RFECV
+from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
@@ -15,6 +16,7 @@ from .._importance import model_importances
 from .._resources import Cost, ScalableFormWarning, fit_seconds, model_kind
 from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
 from .._validation import N_FEATURES_CONSTRAINT
+from ..protocol import inner_cv
 
 
 class EmbeddedSelector(BaseSelector):
@@ -68,12 +70,13 @@ class EmbeddedSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * n_features, fits=1,
                     fit_seconds=fit_seconds(kind, n_samples, n_features), model=kind)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
         else:
             est = clone(self.estimator)
-        est.fit(X, y)
+        # sample_weight: the model's own fit takes it (its importances follow the weights)
+        est.fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
         imp = model_importances(est, X, y, random_state=self.random_state)
         total = imp.sum()
         shares = imp / total if total > 0 else np.zeros_like(imp)
@@ -188,7 +191,7 @@ class RFESelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs, model=kind,
                     strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         d = X.shape[1]
         k = self._n_to_select(d)
         step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
@@ -199,8 +202,8 @@ class RFESelector(BaseSelector):
             self.n_model_fits_ = 0
             return self
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
-        rfe = RFE(est, n_features_to_select=k, step=step,
-                  importance_getter=_importance_getter).fit(X, y)
+        rfe = RFE(est, n_features_to_select=k, step=step, importance_getter=_importance_getter
+                  ).fit(X, y, **({} if sample_weight is None else {"sample_weight": sample_weight}))
         self.rfe_, self.support_, self.ranking_ = rfe, rfe.support_, rfe.ranking_
         self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
         return self
@@ -273,7 +276,7 @@ class RFECVSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=k * f1 + f2,
                     fit_seconds=k * s1 + s2, model=kind, strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, groups=None):
         d = X.shape[1]
         step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__,
                                             AUTO_STEP_FRACTION_CV)
@@ -286,10 +289,15 @@ class RFECVSelector(BaseSelector):
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
         cv = cv_splitter(self.task_, self.cv, self.random_state) if isinstance(
             self.cv, numbers.Integral) else self.cv
+        if groups is not None and isinstance(self.cv, numbers.Integral):
+            # folds that keep each group whole (StratifiedGroupKFold / GroupKFold)
+            cv = check_cv(inner_cv(self.task_, self.cv, groups=groups, y=y,
+                                   random_state=self.random_state))
         min_k = min(self.min_features_to_select, d)
         rfecv = RFECV(est, step=step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
                       min_features_to_select=min_k, n_jobs=self.n_jobs,
-                      importance_getter=_importance_getter).fit(X, y)
+                      importance_getter=_importance_getter).fit(
+                          X, y, **({} if groups is None else {"groups": groups}))
         per_path = int(np.ceil((d - min_k) / step)) + 1
         self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
         self.cv_results_ = rfecv.cv_results_

@@ -101,13 +101,13 @@ class _GeneticSearch(BaseSelector):
         return default_tree(self.task_, random_state=seed)  # Gini, 2 samples to split
 
     # ------------------------------------------------------------- fit
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _fit(self, X, y, X_val=None, y_val=None, groups=None):
         from threadpoolctl import threadpool_limits
 
         # parallelism is ours (items of a generation); native thread pools inside
         # the model and the MI estimator would only oversubscribe the cores
         with threadpool_limits(limits=1):
-            state, scoring = self._new_search(X, y, X_val, y_val)
+            state, scoring = self._new_search(X, y, X_val, y_val, groups)
             with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
                 fitted = self._search(state, parallel)
         self._finish(state, scoring, fitted)
@@ -117,8 +117,10 @@ class _GeneticSearch(BaseSelector):
         """Run the search on ``state``; returns the method's own fitted attributes."""
         raise NotImplementedError
 
-    def _new_search(self, X, y, X_val, y_val) -> tuple[SearchState, str]:
+    def _new_search(self, X, y, X_val, y_val, groups=None) -> tuple[SearchState, str]:
         """The split, the evaluator and an empty :class:`SearchState`, and the scoring's name.
+
+        Without ``X_val`` the rows are split, each of ``groups`` kept on one side.
 
         Nothing is stored on the estimator: the state lives in ``fit``'s frame.
         """
@@ -127,7 +129,7 @@ class _GeneticSearch(BaseSelector):
         clf = self.task_ == "classification"
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                   random_state=int(rng.integers(2**31 - 1)))
+                                   random_state=int(rng.integers(2**31 - 1)), groups=groups)
         else:
             rng.integers(2**31 - 1)  # same stream whether or not X_val is given
         n_classes = len(self.classes_) if clf else 0

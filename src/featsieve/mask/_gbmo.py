@@ -205,7 +205,8 @@ class _MaskEliminationBase(BaseSelector):
         raise NotImplementedError
 
     # -------------------------------------------------------------- fit
-    def fit(self, X, y, X_val=None, y_val=None, **fit_params):
+    def fit(self, X, y, X_val=None, y_val=None, *, sample_weight=None, groups=None,
+            **fit_params):
         """Fit the model once (unless ``prefit``) and run the masked elimination.
 
         Parameters
@@ -217,6 +218,16 @@ class _MaskEliminationBase(BaseSelector):
         y : array-like of shape (n_samples,)
         X_val, y_val : array-like, optional
             Explicit selection-validation data (not with ``prefit``).
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Row weights: the model is fitted with them (its ``fit(...,
+            sample_weight=)``) and the loss on the selection-validation rows
+            is their weighted mean (a scorer ``loss`` gets them as its
+            ``sample_weight``; a callable ``loss`` refuses them). Explicit
+            ``X_val`` rows are unweighted; with ``prefit`` the weights are
+            those of the selection-validation rows ``X``.
+        groups : array-like of shape (n_samples,) or None, default=None
+            Group labels: the split into training and selection-validation
+            rows keeps each group on one side (``GroupShuffleSplit``).
 
         Returns
         -------
@@ -243,20 +254,23 @@ class _MaskEliminationBase(BaseSelector):
             if trained is not None:
                 check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
                                    "X[list(estimator.feature_names_in_)]")
-        return super().fit(X, y, X_val=X_val, y_val=y_val, **fit_params)
+        return super().fit(X, y, X_val=X_val, y_val=y_val, sample_weight=sample_weight,
+                           groups=groups, **fit_params)
 
     def _canonical_order(self) -> bool:
         """A prefit model reads the columns in the order it was trained on."""
         return not self.prefit
 
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _fit(self, X, y, X_val=None, y_val=None, sample_weight=None, groups=None):
         d = X.shape[1]
         # check the loss suits the task and the model before any fitting
-        _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y))
-        model, X_ref, Xv, labels, fits = self._model_and_rows(X, y, X_val, y_val)
+        _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y),
+                   weights=sample_weight)
+        model, X_ref, Xv, labels, fits, w_sel = self._model_and_rows(X, y, X_val, y_val,
+                                                                     sample_weight, groups)
         fill = self._fill_values(X_ref, d)
         loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
-                          n_rows=len(labels))
+                          n_rows=len(labels), weights=w_sel)
         base, outputs, base_calls = self._base_loss(model, Xv, labels, loss)
         candidates, check_calls = self._candidates(model, Xv, labels, fill, loss, outputs)
         rule = self._stop_rule(d)
@@ -280,13 +294,17 @@ class _MaskEliminationBase(BaseSelector):
         self.tree_kernel_ = isinstance(candidates, TreeKernelCandidates)
         return self
 
-    def _model_and_rows(self, X, y, X_val, y_val):
+    def _model_and_rows(self, X, y, X_val, y_val, sample_weight=None, groups=None):
         """The model and the rows SLUF reads.
 
-        Returns ``(model, X_ref, X_sel, y_sel, n_fits)``: the fitted model,
-        the rows ``mask_value="mean"`` averages, the selection-validation rows
-        and their targets (labels as the model knows them), and the fits spent.
+        Returns ``(model, X_ref, X_sel, y_sel, n_fits, w_sel)``: the fitted
+        model, the rows ``mask_value="mean"`` averages, the selection-validation
+        rows and their targets (labels as the model knows them), the fits spent
+        and the selection-validation rows' weights (None: unweighted). The model
+        is fitted with ``sample_weight`` of its rows; the split keeps ``groups``
+        whole; explicit ``X_val`` rows are unweighted.
         """
+        sw = sample_weight
         if self.prefit:
             if X_val is not None or y_val is not None:
                 raise ValueError(
@@ -299,16 +317,21 @@ class _MaskEliminationBase(BaseSelector):
                 raise ValueError(
                     f"The prefit estimator expects {n_in} features; X has {X.shape[1]}.")
             labels = self.classes_[y] if self.task_ == "classification" else y
-            return self.estimator, X, X, labels, 0
+            return self.estimator, X, X, labels, 0, sw
+        w_tr = w_sel = None
         if X_val is None:
             rng = check_random_state(self.random_state)
             tr, va = holdout_split(len(y), y, self.validation_fraction,
-                                   stratify=self.task_ == "classification", random_state=rng)
+                                   stratify=self.task_ == "classification", random_state=rng,
+                                   groups=groups)
             X_tr, y_tr, Xv, yv = X[tr], y[tr], X[va], y[va]
+            if sw is not None:
+                w_tr, w_sel = sw[tr], sw[va]
         else:
             Xv, yv = self._validate_val(X_val, y_val)
-            X_tr, y_tr = X, y
-        return clone(self.estimator).fit(X_tr, y_tr), X_tr, Xv, yv, 1
+            X_tr, y_tr, w_tr = X, y, sw
+        kw = {} if w_tr is None else {"sample_weight": w_tr}
+        return clone(self.estimator).fit(X_tr, y_tr, **kw), X_tr, Xv, yv, 1, w_sel
 
     def _base_loss(self, model, Xv, labels, loss: _Loss):
         """The loss with no column masked, the outputs it read and the calls spent.
@@ -318,7 +341,8 @@ class _MaskEliminationBase(BaseSelector):
         """
         if not loss.methods:  # a scorer: learn which outputs it reads, on the unmasked rows
             rec = _Replay(model, record=True)
-            base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels))
+            w = loss.block.weights if hasattr(loss.block, "weights") else None
+            base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels, w))
             loss.methods = tuple(dict.fromkeys(rec._asked))
             return base, None, len(rec._asked)
         Xin = _as_model_input(model, Xv)
@@ -451,10 +475,11 @@ class _MaskEliminationBase(BaseSelector):
                  "accepted": bool(t < n_removed)} for t in range(n_iter)]
 
 
-def _score(loss, model, X, y):
+def _score(loss, model, X, y, sample_weight=None):
     """The scikit-learn score of ``model`` on ``(X, y)`` for a scorer name or object."""
     scorer = get_scorer(loss) if isinstance(loss, str) else loss
-    return scorer(model, X, y)
+    kw = {} if sample_weight is None else {"sample_weight": sample_weight}
+    return scorer(model, X, y, **kw)
 
 
 # ---------------------------------------------------------------- GBMO
