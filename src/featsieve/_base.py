@@ -140,7 +140,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             cls.support_at = support_at
 
     def fit(self, X, y, X_val=None, y_val=None, *, columns=None, categorical=None, numeric=None,
-            column_groups=None, sample_weight=None, groups=None, **fit_params):
+            column_groups=None, **fit_params):
         """Fit the selector.
 
         Parameters
@@ -174,6 +174,11 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             kept whole when the method keeps any of its columns, and dropped
             whole otherwise (``support_`` and ``support_at``; the method itself
             scores the columns one by one). Stored as ``column_groups_``.
+        **fit_params : dict
+            Passed to the method; two are read here first (keywords only, so that
+            scikit-learn's estimator checks and metadata routing see them only on
+            the methods that declare them in their own ``fit``):
+
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Non-negative row weights, used by the methods whose ``_fit`` takes
             them (passed to the model's fit and to the method's own scores or
@@ -187,8 +192,6 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             that does not split the rows has nothing to keep apart and ignores
             them; a method that splits but cannot keep groups apart raises a
             TypeError naming ``groups``.
-        **fit_params : dict
-            Passed to the method.
 
         Returns
         -------
@@ -209,7 +212,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                     "X_val/y_val (or fit it on X and X_val together).")
             fit_params = {**fit_params, "X_val": X_val, "y_val": y_val}
         self._validate_params()
-        fit_params.update(self._row_metadata_params(sample_weight, groups))
+        fit_params.update(self._row_metadata_params(fit_params.pop("sample_weight", None),
+                                                    fit_params.pop("groups", None)))
         n_rows = _num_samples(X) if fit_params.keys() & {"sample_weight", "groups"} else 0
         if y is None:
             raise ValueError(

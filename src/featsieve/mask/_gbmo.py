@@ -39,7 +39,7 @@ from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from .._base import BaseSelector
 from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
@@ -331,6 +331,10 @@ class _MaskEliminationBase(BaseSelector):
             Xv, yv = self._validate_val(X_val, y_val)
             X_tr, y_tr, w_tr = X, y, sw
         kw = {} if w_tr is None else {"sample_weight": w_tr}
+        if kw and not has_fit_parameter(self.estimator, "sample_weight"):
+            raise TypeError(f"{type(self.estimator).__name__}.fit takes no sample_weight; use a "
+                            "model that does (LightGBM, scikit-learn trees) or fit without "
+                            "sample_weight.")
         return clone(self.estimator).fit(X_tr, y_tr, **kw), X_tr, Xv, yv, 1, w_sel
 
     def _base_loss(self, model, Xv, labels, loss: _Loss):
