@@ -222,9 +222,9 @@ def test_float32_input_stays_float32_and_gives_the_same_front(five_of_sixty, mon
     seen = []
     orig = _fastener._GeneticSearch._new_search
 
-    def spy(self, X, y, X_val, y_val):
+    def spy(self, X, y, X_val, y_val, groups=None):
         seen.append(X.dtype)
-        return orig(self, X, y, X_val, y_val)
+        return orig(self, X, y, X_val, y_val, groups)
 
     monkeypatch.setattr(_fastener._GeneticSearch, "_new_search", spy)
     kw = dict(n_generations=8, random_state=0)
