@@ -51,8 +51,9 @@ def test_mixed_types_column_named(tmp_path, capsys):
     df.loc[3, "b"] = "oops"
     p = tmp_path / "mixed.csv"
     df.to_csv(p, index=False)
-    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
-    assert rc == 2 and "'b'" in err
+    # a stray word among numbers (at most 5% of the rows) is read as missing, and named
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc"])
+    assert rc == 0 and "'b'" in err and "'oops' (1 row)" in err
 
 
 @pytest.mark.parametrize("target_values,needle", [
@@ -345,7 +346,7 @@ def test_an_interrupt_writes_the_finished_rows_marked_incomplete(tmp_path, sig, 
     assert "Traceback" not in err and "Traceback" not in out
     data = json.loads(out_json.read_text())
     assert data["complete"] is False and data["interrupted"] is True
-    assert [r["method"] for r in data["results"]] == ["all", "baseline", "cc"]
+    assert [r["method"] for r in data["results"]] == ["all", "cc"] and data["baseline"]
     assert any("interrupted" in n for n in data["notes"])
     assert report.exists() and "cc" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.html", "run.json"]  # no temp

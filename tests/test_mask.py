@@ -196,8 +196,9 @@ def test_registry_candidates_tune_mu_and_eta_from_one_fit():
     fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
                                    random_state=0).set_params(**fspec.path_params).fit(X, y)
     sizes = sorted(int(m.sum()) for m in tuning_candidates(fspec, fsel, 12).values())
-    # k_grid(12): log-spaced 1..6 (1, 2, 4, 6) plus {12/6, 12/5, 12/4, 12/2} (2, 2, 3, 6)
-    assert sizes == [1, 2, 3, 4, 6]
+    # k_grid(12), a narrow table: log-spaced 1..12 (1, 2, 3, 5, 8, 12) plus {12/6, 12/5,
+    # 12/4, 12/2} (2, 2, 3, 6) plus M - 1 and M (11, 12)
+    assert sizes == [1, 2, 3, 5, 6, 8, 11, 12]
 
 
 # ------------------------------------------------------------- counting work

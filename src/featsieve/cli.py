@@ -374,17 +374,20 @@ def _command_line(ctx) -> str:
     parts = [ctx.command_path]
     for p in ctx.command.params:
         v = ctx.params.get(p.name)
-        if v is None or v is False or v == p.default:
+        if v is None or v is False or v == p.default or (
+                isinstance(v, (tuple, list)) and not v):
             continue
         if isinstance(p, click.Argument):
-            parts.append(str(v))
+            parts.append(shlex.quote(str(v)))
         elif v is True:
             parts.append(p.opts[0])
         elif isinstance(v, dict):  # --param KEY=VALUE pairs
             parts += [f"{p.opts[0]} " + shlex.quote(f"{k}={json.dumps(x, separators=(',', ':'))}")
                       for k, x in v.items()]
+        elif isinstance(v, (tuple, list)):  # a repeatable option: once per value
+            parts += [f"{p.opts[0]} {shlex.quote(str(x))}" for x in v]
         else:
-            parts += [p.opts[0], str(v)]
+            parts += [p.opts[0], shlex.quote(str(v))]
     return " ".join(parts)
 
 
@@ -472,7 +475,8 @@ def _parallel_backend(backend, scheduler):
 @click.option("--n-features", "-k", type=str, default=None,
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Write the reduced table (--drop columns, selected columns, target) here.")
+              help="Write the reduced table (--drop and ID-like columns, selected columns, "
+                   "target) here.")
 @click.option("--column-group", "column_group", multiple=True, metavar="NAME=COL1,COL2,...",
               help="Make these columns one unit, kept or dropped together (a one-hot block, "
                    "the parts of a date, a sensor's channels); repeat for several.")
@@ -515,7 +519,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
-            table = None
+            table, ids = None, []
             if sel is None:
                 kept = list(X.columns)
             else:
@@ -529,9 +533,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                                              max(1, int(round(k * X.shape[1]))))
                 kept = [X.columns[i] for i in np.flatnonzero(support)]
                 table = sel.scores_table(support)
-            if output:  # the --drop columns (identifiers) come back, first, for joins
+                ids = [X.columns[i] for i in np.flatnonzero(sel.columns_.left_out)]
+            if output:  # the --drop and ID-like columns (identifiers) come back, first,
+                # unchanged, so the reduced table can be joined to the source
                 tname = target if target is not None else y.name
-                reduced = pd.concat([dropped, X[kept]], axis=1)
+                reduced = pd.concat([dropped, X[ids], X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
                 if output == "-":  # standard output; the listing goes to standard error
                     reduced.to_csv(sys.stdout, index=False)
@@ -542,7 +548,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
         except (ValueError, KeyError, OSError, NotImplementedError) as exc:
             _fail(exc)
     err = output == "-"  # the table went to standard output
-    click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns", err=err)
+    click.echo(f"{method}: kept {len(kept)} of {X.shape[1] - len(ids)} columns", err=err)
+    if ids:
+        back = "; written back to the output, first" if output else ""
+        click.echo(f"ID-like, left out of the selection{back}: "
+                   f"{', '.join(map(str, ids))}", err=err)
     if table is None:
         for c in kept:
             click.echo(f"  {c}", err=err)

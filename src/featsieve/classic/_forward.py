@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -15,11 +14,13 @@ from .._base import BaseSelector
 from .._importance import model_importances
 from .._resources import Cost, fit_seconds, model_kind
 from .._utils import default_tree, scorer_for
+from ..models import fit_model
 from ..protocol import holdout_split
 
 
-def _fit_score(estimator, X_tr, y_tr, X_va, y_va, cols, scorer):
-    est = clone(estimator).fit(X_tr[:, cols], y_tr)
+def _fit_score(estimator, X_tr, y_tr, X_va, y_va, cols, scorer, categorical=None):
+    cat = None if categorical is None else categorical[cols]
+    est = fit_model(estimator, X_tr[:, cols], y_tr, categorical=cat)
     return scorer(est, X_va[:, cols], y_va)
 
 
@@ -155,7 +156,7 @@ class ForwardSelector(BaseSelector):
         pool = list(range(d))
         self.strategy_ = ""
         if self.max_candidates is not None and d > self.max_candidates:
-            screen = clone(est).fit(X_tr, y_tr)
+            screen = fit_model(est, X_tr, y_tr, categorical=self._fit_categorical)
             imp = model_importances(screen, X_tr, y_tr, random_state=0)
             pool = sorted(np.lexsort((np.arange(d), -imp))[: self.max_candidates].tolist())
             fits += 1
@@ -165,7 +166,8 @@ class ForwardSelector(BaseSelector):
         for rnd in range(1, min(self.max_rounds, len(pool)) + 1):
             cands = [j for j in pool if j not in chosen]
             scores = parallel(
-                delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer)
+                delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer,
+                                    self._fit_categorical)
                 for j in cands
             )
             fits += len(cands)

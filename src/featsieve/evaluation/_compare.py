@@ -88,6 +88,7 @@ class ComparisonResult:
         ``mean_absolute_error``, ...).
     greater_is_better : bool
     n_samples, n_features : int
+        Rows, and feature columns (ID-like columns left out are not counted).
     split : dict
         Rows in each part of the protocol (first repeat).
     seeds : list of int
@@ -160,7 +161,14 @@ class ComparisonResult:
         return len(self.seeds)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (the schema of ``featsieve compare --json``)."""
+        """JSON-ready dict (the schema of ``featsieve compare --json``).
+
+        ``results`` holds one row per selection (``all`` first, then the methods);
+        in it ``n_selected`` is ``len(selected)``, the columns kept in at least half
+        of the repeats, and ``n_selected_mean`` the mean count over repeats (the
+        printed table's ``n_selected``). The no-column reference (majority class /
+        mean) is the separate ``baseline`` row; failed methods are in ``failed``.
+        """
         return {
             "dataset": self.dataset,
             "task": self.task,
@@ -172,7 +180,8 @@ class ComparisonResult:
             "n_repeats": self.n_repeats,
             "seeds": list(self.seeds),
             "random_state": self.random_state,
-            "results": [dict(r) for r in self.rows],
+            "results": [_json_row(r) for r in self.rows if r["method"] != BASELINE],
+            "baseline": next((dict(r) for r in self.rows if r["method"] == BASELINE), None),
             "failed": [dict(r) for r in self.failed],
             "complete": not self.failed and not self.interrupted,
             "interrupted": self.interrupted,
@@ -342,6 +351,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
     name = spec.name
     table = X if table is None else table
     d = X.shape[1]
+    cat = None if columns is None else columns.categorical  # for the refit models
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
@@ -356,8 +366,14 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             selector.set_params(**spec.path_params_for(*X.shape))
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns)
-        usable = int((~selector.constant_features_).sum()) if hasattr(
-            selector, "constant_features_") else d
+        never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
+        if hasattr(selector, "constant_features_"):
+            never |= np.asarray(selector.constant_features_, bool)
+        if hasattr(selector, "duplicate_of_"):
+            never |= np.asarray(selector.duplicate_of_) >= 0
+        if columns is not None:
+            never |= columns.left_out
+        usable = int((~never).sum())
         cands = tuning_candidates(spec, selector, usable, with_values=True)
         scored = []
         Xf, yf = X[split.fit], y[split.fit]
@@ -366,7 +382,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             mask = np.asarray(mask, bool)
             if not mask.any():  # an empty selection is never a candidate
                 continue
-            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric)
+            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric, categorical=cat)
             scored.append((label, c, mask, v))
         finite = [t for t in scored if np.isfinite(t[3])]
         sign = 1 if metric.greater_is_better else -1
@@ -388,7 +404,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
         }
     seconds = _time.perf_counter() - start
     test, constant = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
-                                      y[split.test], support, metric, return_constant=True)
+                                      y[split.test], support, metric, return_constant=True,
+                                      categorical=cat)
     sel = row["selection_score"]
     if sel is None or not np.isfinite(sel):
         gap = None
@@ -456,6 +473,16 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
 
 
 # ---------------------------------------------------------------- summary
+def _json_row(row: dict) -> dict:
+    """A results row of the JSON: ``n_selected`` counts ``selected`` (kept in at least
+    half of the repeats), ``n_selected_mean`` is the mean count over repeats."""
+    out = dict(row)
+    if "selected" in out:
+        out["n_selected_mean"] = out["n_selected"]
+        out["n_selected"] = len(out["selected"])
+    return out
+
+
 def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     """One table row from the per-repeat rows of one method."""
     tests = np.array([r["test_score"] for r in reps], float)
@@ -887,6 +914,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                      "0.7 + 0.3 (i + 1)/R of the rows (a rolling origin)")
     first = reps[0]
     sizes = first["split"]
+    ids = [str(names[j]) for j in np.flatnonzero(data.columns.left_out)]
+    if ids:  # not features: out of the column count, the k grid and every selection
+        notes.append(f"ID-like column{'s' if len(ids) > 1 else ''} left out (a distinct value "
+                     f"on every row; not counted as features): {', '.join(ids)}")
     rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
     from ..io import data_fingerprint
@@ -894,7 +925,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric.name,
         greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
-        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows, failed=failed,
+        n_features=Xv.shape[1] - len(ids), split=sizes, seeds=seeds, rows=rows, failed=failed,
         selectors=first["selectors"],
         tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
         supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},

@@ -35,14 +35,14 @@ import numbers
 
 import numpy as np
 from joblib import Parallel
-from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter
+from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
 from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
+from ..models import fit_model
 from ..protocol import holdout_split
 from ._losses import _Loss, _make_loss, _Replay
 from ._sluf import (
@@ -81,7 +81,12 @@ _COMMON_DOC = """
         unscaled data (prices, counts, years) a zero is an outlier the model
         never saw; use ``"mean"``: the training mean of each column (with
         ``prefit``, the mean of the validation data given to ``fit``), or
-        give one value per column.
+        give one value per column. Categorical columns (real tables) are
+        masked as *missing* under ``"zero"`` and ``"mean"`` (a code or a mean
+        code would be an arbitrary category): NaN for a model that takes NaN
+        (LightGBM, which then reads the column natively as missing;
+        scikit-learn trees), otherwise the missing-value category the
+        imputation gives them (code ``k``, one past the training categories).
     loss : None, str, scorer or callable, default=None
         The validation loss (lower is better). None: mean squared error for
         regression, log loss for classification (seed §4). Built in:
@@ -330,12 +335,9 @@ class _MaskEliminationBase(BaseSelector):
         else:
             Xv, yv = self._validate_val(X_val, y_val)
             X_tr, y_tr, w_tr = X, y, sw
-        kw = {} if w_tr is None else {"sample_weight": w_tr}
-        if kw and not has_fit_parameter(self.estimator, "sample_weight"):
-            raise TypeError(f"{type(self.estimator).__name__}.fit takes no sample_weight; use a "
-                            "model that does (LightGBM, scikit-learn trees) or fit without "
-                            "sample_weight.")
-        return clone(self.estimator).fit(X_tr, y_tr, **kw), X_tr, Xv, yv, 1, w_sel
+        model = fit_model(self.estimator, X_tr, y_tr, categorical=self._fit_categorical,
+                          sample_weight=w_tr)
+        return model, X_tr, Xv, yv, 1, w_sel
 
     def _base_loss(self, model, Xv, labels, loss: _Loss):
         """The loss with no column masked, the outputs it read and the calls spent.
@@ -372,10 +374,15 @@ class _MaskEliminationBase(BaseSelector):
 
     def _fill_values(self, X_ref, d):
         mv = self.mask_value
-        if isinstance(mv, str) and mv == "zero":
-            return np.zeros(d)
-        if isinstance(mv, str) and mv == "mean":
-            return X_ref.mean(axis=0)
+        if isinstance(mv, str) and mv in ("zero", "mean"):
+            fill = np.zeros(d) if mv == "zero" else np.nanmean(X_ref, axis=0) if np.isnan(
+                X_ref).any() else X_ref.mean(axis=0)
+            cat = self._fit_categorical
+            if cat.any():  # a categorical column masked is missing (see mask_value)
+                usable = np.flatnonzero(self._usable)
+                fill[cat] = np.nan if self._missing_strategy() == "native" else [
+                    len(self.columns_.categories[usable[j]]) for j in np.flatnonzero(cat)]
+            return fill
         vec = np.asarray(mv, dtype=np.float64).ravel()
         if vec.shape != (self.n_features_in_,):
             raise ValueError(
