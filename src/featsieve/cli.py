@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import sys
 import warnings
 from contextlib import contextmanager
@@ -312,6 +313,10 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
     click.echo("")
     click.echo(result.verdict())
     _write_outputs(result, json_path, report_path, click.get_current_context())
+    if result.interrupted:  # the rows that finished are written, marked incomplete
+        click.echo(f"featsieve: {_interrupt_word()}; the rows above are the methods that "
+                   "finished", err=True)
+        raise click.exceptions.Exit(_interrupt_code())
     if result.failed:
         raise click.exceptions.Exit(EXIT_PARTIAL)
 
@@ -794,13 +799,57 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
         click.echo(f"wrote {report_path}")
 
 
+_interrupt: list = []  # the signal that stopped the command (SIGINT, SIGTERM)
+
+
+def _on_signal(signum, frame):
+    """SIGINT and SIGTERM stop the command the same way: a KeyboardInterrupt, once."""
+    if _interrupt:  # a second signal while the finished rows are written: let them finish
+        return
+    _interrupt.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupt_code() -> int:
+    """128 + the signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM."""
+    return 128 + (_interrupt[0] if _interrupt else signal.SIGINT)
+
+
+def _interrupt_word() -> str:
+    return "terminated" if _interrupt and _interrupt[0] == signal.SIGTERM else "interrupted"
+
+
+@contextmanager
+def _signals():
+    """SIGINT/SIGTERM handlers for the command's duration (main thread only), restored after."""
+    _interrupt.clear()
+    saved = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            saved[sig] = signal.signal(sig, _on_signal)
+    except ValueError:  # not the main thread: the caller's handlers stay
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 def main(argv=None) -> int:
-    """Entry point of the ``featsieve`` console script; returns the exit code."""
+    """Entry point of the ``featsieve`` console script; returns the exit code.
+
+    SIGINT (Ctrl-C) and SIGTERM stop a command with exit code 130 / 143;
+    ``compare`` first writes the rows that finished (``--json`` says
+    ``"complete": false``, ``"interrupted": true``). The caller's warning
+    display and signal handlers are restored on return.
+    """
     previous = warnings.showwarning
     warnings.showwarning = _show_warning  # one line per warning, no source paths
     _shown_warnings.clear()
     try:
-        return _run(argv)
+        with _signals():
+            return _run(argv)
     finally:  # a caller's own warning display comes back (the CLI is also called in-process)
         warnings.showwarning = previous
 
@@ -817,8 +866,8 @@ def _run(argv) -> int:
             click.echo(f"featsieve: error: {exc.format_message()}", err=True)
         return EXIT_BAD_INPUT
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("featsieve: interrupted", err=True)
-        return 130
+        click.echo(f"featsieve: {_interrupt_word()}", err=True)
+        return _interrupt_code()
     except click.exceptions.Exit as exc:
         return exc.exit_code
     return 0

@@ -222,7 +222,17 @@ def _is_lightgbm(estimator) -> bool:
     return type(estimator).__module__.partition(".")[0] == "lightgbm"
 
 
-def fit_model(estimator, X, y, categorical=None):
+def takes_sample_weight(estimator) -> bool:
+    """Whether ``estimator``'s fit takes ``sample_weight`` (a Pipeline: its last step's)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import has_fit_parameter
+
+    if isinstance(estimator, Pipeline):
+        estimator = estimator.steps[-1][1]
+    return has_fit_parameter(estimator, "sample_weight")
+
+
+def fit_model(estimator, X, y, categorical=None, sample_weight=None):
     """Fit a fresh copy of ``estimator`` on ``X``, telling it which columns are categorical.
 
     The one place featsieve's models learn the column kinds: LightGBM gets the
@@ -240,10 +250,17 @@ def fit_model(estimator, X, y, categorical=None):
     y : ndarray of shape (n_samples,)
     categorical : array-like of bool of shape (n_features,) or None, default=None
         The categorical columns of ``X``.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights for the model's fit (a Pipeline's last step gets them).
 
     Returns
     -------
     model : fitted estimator
+
+    Raises
+    ------
+    TypeError
+        ``sample_weight`` for a model whose fit takes none.
     """
     from sklearn.base import clone
 
@@ -258,6 +275,15 @@ def fit_model(estimator, X, y, categorical=None):
             kw["categorical_feature"] = np.flatnonzero(mask).tolist()
     else:
         _set_categorical(est, mask)
+    if sample_weight is not None:
+        from sklearn.pipeline import Pipeline
+
+        if not takes_sample_weight(est):
+            raise TypeError(f"{type(est).__name__}.fit takes no sample_weight; use a model "
+                            "that does (LightGBM, scikit-learn trees) or fit without "
+                            "sample_weight.")
+        key = f"{est.steps[-1][0]}__sample_weight" if isinstance(est, Pipeline) else "sample_weight"
+        kw[key] = sample_weight
     return est.fit(X, y, **kw)
 
 

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 from sklearn.feature_selection import RFECV
+from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
@@ -15,6 +16,7 @@ from .._resources import Cost, ScalableFormWarning, fit_seconds, model_kind
 from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
 from .._validation import N_FEATURES_CONSTRAINT
 from ..models import fit_model
+from ..protocol import inner_cv
 
 
 class EmbeddedSelector(BaseSelector):
@@ -68,12 +70,13 @@ class EmbeddedSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * n_features, fits=1,
                     fit_seconds=fit_seconds(kind, n_samples, n_features), model=kind)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
         else:
             est = self.estimator
-        est = fit_model(est, X, y, categorical=self._fit_categorical)
+        # sample_weight: the model's own fit takes it (its importances follow the weights)
+        est = fit_model(est, X, y, categorical=self._fit_categorical, sample_weight=sample_weight)
         imp = model_importances(est, X, y, random_state=self.random_state)
         total = imp.sum()
         shares = imp / total if total > 0 else np.zeros_like(imp)
@@ -195,7 +198,7 @@ class RFESelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs, model=kind,
                     strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         d = X.shape[1]
         k = self._n_to_select(d)
         step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
@@ -207,13 +210,13 @@ class RFESelector(BaseSelector):
             return self
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
         self.support_, self.ranking_, self.estimator_ = _rfe_path(
-            est, X, y, k, step, self._fit_categorical)
+            est, X, y, k, step, self._fit_categorical, sample_weight)
         self.rfe_ = None
         self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
         return self
 
 
-def _rfe_path(estimator, X, y, k: int, step: int, categorical):
+def _rfe_path(estimator, X, y, k: int, step: int, categorical, sample_weight=None):
     """scikit-learn's RFE elimination (``RFE._fit``), each fit told the categorical columns.
 
     The loop of :class:`sklearn.feature_selection.RFE` (importances squared,
@@ -223,14 +226,15 @@ def _rfe_path(estimator, X, y, k: int, step: int, categorical):
     subset (LightGBM's native categorical splits; scikit-learn's RFE passes
     the subsets to the model without saying which columns they are).
 
-    Returns ``(support, ranking, final_model)``.
+    ``sample_weight`` goes to every fit. Returns ``(support, ranking, final_model)``.
     """
     d = X.shape[1]
     support = np.ones(d, dtype=bool)
     ranking = np.ones(d, dtype=np.int64)
     while support.sum() > k:
         features = np.flatnonzero(support)
-        model = fit_model(estimator, X[:, features], y, categorical=categorical[features])
+        model = fit_model(estimator, X[:, features], y, categorical=categorical[features],
+                          sample_weight=sample_weight)
         imp = np.asarray(_importance_getter(model), dtype=np.float64)
         imp = imp ** 2 if imp.ndim == 1 else (imp ** 2).sum(axis=0)
         ranks = np.ravel(np.argsort(imp))
@@ -238,7 +242,8 @@ def _rfe_path(estimator, X, y, k: int, step: int, categorical):
         ranking[~support] += 1
     features = np.flatnonzero(support)
     return support, ranking, fit_model(estimator, X[:, features], y,
-                                       categorical=categorical[features])
+                                       categorical=categorical[features],
+                                       sample_weight=sample_weight)
 
 
 class RFECVSelector(BaseSelector):
@@ -308,7 +313,7 @@ class RFECVSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=k * f1 + f2,
                     fit_seconds=k * s1 + s2, model=kind, strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, groups=None):
         d = X.shape[1]
         step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__,
                                             AUTO_STEP_FRACTION_CV)
@@ -321,10 +326,15 @@ class RFECVSelector(BaseSelector):
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
         cv = cv_splitter(self.task_, self.cv, self.random_state) if isinstance(
             self.cv, numbers.Integral) else self.cv
+        if groups is not None and isinstance(self.cv, numbers.Integral):
+            # folds that keep each group whole (StratifiedGroupKFold / GroupKFold)
+            cv = check_cv(inner_cv(self.task_, self.cv, groups=groups, y=y,
+                                   random_state=self.random_state))
         min_k = min(self.min_features_to_select, d)
         rfecv = RFECV(est, step=step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
                       min_features_to_select=min_k, n_jobs=self.n_jobs,
-                      importance_getter=_importance_getter).fit(X, y)
+                      importance_getter=_importance_getter).fit(
+                          X, y, **({} if groups is None else {"groups": groups}))
         per_path = int(np.ceil((d - min_k) / step)) + 1
         self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
         self.cv_results_ = rfecv.cv_results_

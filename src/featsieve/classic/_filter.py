@@ -42,6 +42,10 @@ class UnivariateFilter(BaseSelector):
 
     Notes
     -----
+    ``fit(..., sample_weight=)``: ``"cc"`` and ``"purity"`` weight the rows
+    (weighted correlation, Cramér's V and correlation ratio; weighted impurities);
+    ``"mi"`` and callables raise a TypeError naming ``sample_weight``.
+
     Missing values are imputed before scoring (``BaseSelector``: the training
     median; a categorical column's missing rows are a category of their own).
     Categorical columns: ``"mi"`` counts them and booleans as discrete
@@ -86,16 +90,23 @@ class UnivariateFilter(BaseSelector):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
+        if sample_weight is not None and self.score_func not in ("cc", "purity"):
+            raise TypeError(
+                f"UnivariateFilter({self.score_func!r}) does not use sample_weight: "
+                "scikit-learn's mutual-information estimator and a callable score are "
+                "unweighted. Use score_func='cc' or 'purity' (weighted), or fit without "
+                "sample_weight.")
         if self.score_func == "mi":
             scores = mutual_info_scores(X, y, task=self.task_, random_state=self.random_state,
                                         n_jobs=self.n_jobs, discrete=self._fit_discrete)
         elif self.score_func == "cc":
             scores = abs_correlation_scores(X, y, task=self.task_,
-                                            categorical=self._fit_categorical)
+                                            categorical=self._fit_categorical,
+                                            sample_weight=sample_weight)
         elif self.score_func == "purity":
             scores = stump_gain_scores(X, y, min_samples_leaf=self.min_samples_leaf,
-                                       task=self.task_)
+                                       task=self.task_, sample_weight=sample_weight)
         else:
             scores = np.asarray(self.score_func(X, y), dtype=np.float64).ravel()
             if scores.shape != (X.shape[1],):

@@ -133,7 +133,7 @@ class ForwardSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs,
                     predictions=(fits - (m < d)) * n_va, model=kind, strategy=strategy)
 
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _fit(self, X, y, X_val=None, y_val=None, groups=None):
         clf = self.task_ == "classification"
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=6, random_state=0)
@@ -142,7 +142,8 @@ class ForwardSelector(BaseSelector):
         scorer = get_scorer(self.scoring or scorer_for(self.task_))
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                   random_state=check_random_state(self.random_state))
+                                   random_state=check_random_state(self.random_state),
+                                   groups=groups)
             X_tr, y_tr, X_va, y_va = X[tr], y[tr], X[va], y[va]
         else:
             X_va, y_va = self._validate_val(X_val, y_val)

@@ -125,6 +125,9 @@ class ComparisonResult:
         One per method that raised in a repeat: ``method`` and ``failed`` (the
         exception's type and first line). Its numbers are in no row; the other
         methods complete (``to_dict()["complete"]`` is False).
+    interrupted : bool
+        The run was stopped (Ctrl-C, SIGTERM) and holds the repeats that
+        finished (``to_dict()["complete"]`` is False; a note says how many).
     notes : list of str
         Plain-language lines: how the number of repeats and the metric were
         chosen, a time budget that stopped repeats, what a grouped or
@@ -147,6 +150,7 @@ class ComparisonResult:
     fingerprint: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def random_state(self):
@@ -179,7 +183,8 @@ class ComparisonResult:
             "results": [_json_row(r) for r in self.rows if r["method"] != BASELINE],
             "baseline": next((dict(r) for r in self.rows if r["method"] == BASELINE), None),
             "failed": [dict(r) for r in self.failed],
-            "complete": not self.failed,
+            "complete": not self.failed and not self.interrupted,
+            "interrupted": self.interrupted,
             "notes": list(self.notes),
             "fingerprint": dict(self.fingerprint),
             "params": dict(self.params),
@@ -439,28 +444,32 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
                leave=False, lines=True)
     rows, selectors = [], {}
     # warnings are collected and raised again by the caller's process, once each
+    interrupted = False
     with use_k_grid(k_values), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for spec in specs:
-            pbar.set_postfix_str(spec.name)
-            try:
-                row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
-                                       n_jobs, groups=groups, ordered=ordered, table=table,
-                                       columns=columns)
-            except Exception as exc:  # one method's failure never sinks the run
-                if spec.name in (ALL, BASELINE):
-                    raise
-                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                row, sel = {"method": spec.name,
-                            "failed": f"{type(exc).__name__}: {text}"[:300]}, None
-            rows.append(row)
-            if keep_selectors and sel is not None:
-                selectors[spec.name] = sel
-            pbar.update(1)
+        try:
+            for spec in specs:
+                pbar.set_postfix_str(spec.name)
+                try:
+                    row, sel = _run_method(spec, X, y, names, task, split, model, metric,
+                                           seed, n_jobs, groups=groups, ordered=ordered,
+                                           table=table, columns=columns)
+                except Exception as exc:  # one method's failure never sinks the run
+                    if spec.name in (ALL, BASELINE):
+                        raise
+                    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                    row, sel = {"method": spec.name,
+                                "failed": f"{type(exc).__name__}: {text}"[:300]}, None
+                rows.append(row)
+                if keep_selectors and sel is not None:
+                    selectors[spec.name] = sel
+                pbar.update(1)
+        except KeyboardInterrupt:  # Ctrl-C / SIGTERM: keep the methods that finished
+            interrupted = True
     pbar.close()
     seen = list(dict.fromkeys((w.category, str(w.message)) for w in caught))
     return {"seed": seed, "split": split.sizes(), "rows": rows, "selectors": selectors,
-            "warnings": seen}
+            "warnings": seen, "interrupted": interrupted}
 
 
 # ---------------------------------------------------------------- summary
@@ -627,7 +636,12 @@ def _seed_list(seeds, n_repeats, random_state, n_rows, notes) -> list:
 def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw, *,
                  n_jobs, outer, progress) -> list:
     """Every repeat (through joblib when several run at once), in seed order; None for a
-    repeat the time budget did not start."""
+    repeat the time budget did not start.
+
+    An interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM through the CLI's handler)
+    stops the run: the repeats that finished are returned, and the last one marked
+    ``"interrupted"`` (a repeat cut short holds the methods that finished in it).
+    """
     from joblib import Parallel, delayed
 
     from ..progress import bar
@@ -635,23 +649,47 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
     r, started = len(seeds), kw["started"]
     pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1, lines=True)
     reps = []
-    if outer == 1:
-        for i, s in enumerate(seeds):
-            reps.append(_repeat(X, y, names, task, specs, estimator, metric, s,
-                                window=windows[i], keep_selectors=i == 0, progress=progress,
-                                **{**kw, "started": started if i else None}))
-            pbar.update(1)
-    else:
-        gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
-                             window=windows[i], keep_selectors=i == 0, progress=False,
-                             **{**kw, "started": started if i else None})
-            for i, s in enumerate(seeds))
-        for rep in gen:
-            reps.append(rep)
-            pbar.update(1)
+    try:
+        if outer == 1:
+            for i, s in enumerate(seeds):
+                reps.append(_repeat(X, y, names, task, specs, estimator, metric, s,
+                                    window=windows[i], keep_selectors=i == 0,
+                                    progress=progress,
+                                    **{**kw, "started": started if i else None}))
+                pbar.update(1)
+                if reps[-1] is not None and reps[-1]["interrupted"]:
+                    break
+        else:
+            gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+                delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
+                                 window=windows[i], keep_selectors=i == 0, progress=False,
+                                 **{**kw, "started": started if i else None})
+                for i, s in enumerate(seeds))
+            for rep in gen:
+                reps.append(rep)
+                pbar.update(1)
+    except KeyboardInterrupt:
+        reps.append({"interrupted": True, "rows": []})  # the repeats that finished stay
     pbar.close()
     return reps
+
+
+def _finished(reps) -> tuple[list, bool]:
+    """The repeats to summarise and whether the run was interrupted.
+
+    After an interrupt the whole repeats are kept; when none finished, the
+    methods that finished in the first one. Raises KeyboardInterrupt when not
+    even ``all`` finished (nothing to write).
+    """
+    reps = [x for x in reps if x is not None]
+    if not any(x["interrupted"] for x in reps):
+        return reps, False
+    whole = [x for x in reps if not x["interrupted"]]
+    if not whole:
+        whole = [x for x in reps[:1] if any(r["method"] == ALL for r in x["rows"])]
+    if not whole:
+        raise KeyboardInterrupt
+    return whole, True
 
 
 def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
@@ -660,6 +698,8 @@ def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
     n_test = sizes["test"]
     n_train = sum(sizes.values()) - n_test
     by_method = {m: [] for m in methods}
+    methods = [m for m in methods if any(row["method"] == m for rep in reps
+                                         for row in rep["rows"])]  # after an interrupt
     failures: dict = {}  # a method that raised in any repeat: one "failed" row, no numbers
     for rep in reps:
         for row in rep["rows"]:
@@ -870,14 +910,18 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
               table=table, columns=data.columns)
     reps = _run_repeats(Xv, yv, names, task, specs, estimator, metric, seeds, windows,
                         kw, n_jobs=n_jobs, outer=outer, progress=progress)
-    reps = [x for x in reps if x is not None]
+    reps, interrupted = _finished(reps)
     similar: dict = {}  # the same warning with other numbers: shown once, with a count
     for category, message in (w for x in reps for w in x["warnings"]):
         similar.setdefault((category, re.sub(r"\d+(\.\d+)?", "#", message)), []).append(message)
     for (category, _), messages in similar.items():
         more = f" (and {len(messages) - 1} similar)" if len(messages) > 1 else ""
         warnings.warn(messages[0] + more, category, stacklevel=2)
-    if len(reps) < r:
+    if interrupted:
+        notes.append(f"interrupted: {len(reps)} of {r} repeats finished"
+                     + ("" if reps[0]["rows"] and len(reps[0]["rows"]) == len(specs) else
+                        f" (the first with {len(reps[0]['rows'])} of {len(specs)} methods)"))
+    elif len(reps) < r:
         notes.append(f"time budget {time_budget:g} s: {len(reps)} of {r} repeats ran")
     seeds = [x["seed"] for x in reps]
     if groups_v is not None:
@@ -910,9 +954,9 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                 "fractions": [float(f) for f in fractions], "n_jobs": n_jobs,
                 "scoring": metric.scorer, "groups": groups_name, "time": time_name,
                 "k_grid": k_grid, "time_budget": time_budget},
-        notes=notes,
+        notes=notes, interrupted=interrupted,
     )
-    if audit:
+    if audit and not interrupted:
         _add_audit(result, data, audit, estimator=estimator, specs=specs, n_jobs=n_jobs,
                    progress=progress, structured=groups_v is not None or time_v is not None)
     return result

@@ -642,7 +642,7 @@ class GroupHSICLasso(_KernelParams, BaseSelector):
             if labels.shape != (self.n_features_in_,):
                 raise ValueError(f"groups has shape {labels.shape}; expected "
                                  f"({self.n_features_in_},), one label per input column.")
-        labels = labels[self._usable]
+        labels = labels[self._fit_index]
         uniq = list(dict.fromkeys(labels.tolist()))
         groups = [np.flatnonzero(labels == u) for u in uniq]
         k = min(self.n_groups_to_select, len(groups))
