@@ -26,6 +26,7 @@ from ._validation import (
     FewerFeaturesWarning,
     TargetLeakWarning,
 )
+from ._warnings import DataWarning, FeatsieveWarning, ParameterWarning, ProtocolWarning
 from .classic import (
     EmbeddedSelector,
     ForwardSelector,
@@ -97,6 +98,10 @@ __all__ = [
     "DuplicateFeatureWarning",
     "EmbeddedSelector",
     "FewerFeaturesWarning",
+    "FeatsieveWarning",
+    "ParameterWarning",
+    "DataWarning",
+    "ProtocolWarning",
     "TargetLeakWarning",
     "ForwardSelector",
     "MethodSpec",

@@ -39,6 +39,7 @@ from ._validation import (
     ConstantFeatureWarning,
     DuplicateFeatureWarning,
     FewerFeaturesWarning,
+    MissingTargetWarning,
     _names_str,
     check_same_columns,
     resolve_n_features,
@@ -596,7 +597,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         keep = ~pd.isna(y_arr) if y_arr.ndim == 1 else None
         if keep is not None and not keep.all():
             warnings.warn(f"y_val is missing on {int((~keep).sum())} rows; those rows are left "
-                          "out.", UserWarning, stacklevel=3)
+                          "out.", MissingTargetWarning, stacklevel=3)
             X_val, y_arr = take_rows(X_val, np.flatnonzero(keep)), y_arr[keep]
         Xv = validate_X(X_val, dtype=self._input_dtype(), columns=self.columns_)
         if Xv.shape[1] != self.n_features_in_:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ._utils import MethodUnavailableError
+from ._warnings import FeatsieveWarning, ParameterWarning
 
 __all__ = ["MethodSpec", "Tuning", "register_method", "methods", "make_selector", "get_method",
            "build_selector", "resolve_method", "resolve_methods", "k_grid", "use_k_grid",
@@ -241,7 +242,7 @@ class MethodSpec:
             warnings.warn(
                 f"{self.name} decides how many columns to keep itself; "
                 f"n_features_to_select={n_features_to_select!r} was not used (its count is "
-                "n_features_selected_ after fit).", UserWarning, stacklevel=3)
+                "n_features_selected_ after fit).", ParameterWarning, stacklevel=3)
         return self.cls(**kwargs)
 
 
@@ -762,7 +763,7 @@ def resolve_method(entry) -> MethodSpec:
         raise ValueError(str(exc)) from None
 
 
-class MethodSkippedWarning(UserWarning):
+class MethodSkippedWarning(FeatsieveWarning):
     """A method of a named group was left out: its library is not installed."""
 
 

@@ -18,6 +18,8 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, RealNotInt
 from sklearn.utils.multiclass import type_of_target
 
+from ._warnings import FeatsieveWarning, ParameterWarning
+
 __all__ = [
     "ColumnDescription",
     "ColumnKindWarning",
@@ -41,15 +43,15 @@ TASKS = ("classification", "regression")
 _MAX_LISTED = 10
 
 
-class ConstantFeatureWarning(UserWarning):
+class ConstantFeatureWarning(FeatsieveWarning):
     """Some feature columns are constant; they will never be selected."""
 
 
-class FewerFeaturesWarning(UserWarning):
+class FewerFeaturesWarning(FeatsieveWarning):
     """A selector found fewer useful features than were requested."""
 
 
-class DuplicateFeatureWarning(UserWarning):
+class DuplicateFeatureWarning(FeatsieveWarning):
     """Some feature columns are exact copies of an earlier one; only the first is used."""
 
 
@@ -116,7 +118,7 @@ MIN_ROWS_ID = 20
 _ID_NAMES = ("id", "index", "rownames", "row", "row.names", "unnamed: 0", "")
 
 
-class ColumnKindWarning(UserWarning):
+class ColumnKindWarning(FeatsieveWarning):
     """How a column was read deserves a look: numbers stored as text, an ID-like column."""
 
 
@@ -972,18 +974,18 @@ def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_sel
         warnings.warn(
             f"{name}={value} is larger than the {n_features} usable features; "
             f"selecting all {n_features}.",
-            UserWarning,
+            ParameterWarning,
             stacklevel=3,
         )
         return n_features
     return value
 
 
-class MissingTargetWarning(UserWarning):
+class MissingTargetWarning(FeatsieveWarning):
     """Rows whose target is missing were left out."""
 
 
-class TargetLeakWarning(UserWarning):
+class TargetLeakWarning(FeatsieveWarning):
     """A feature column determines the target exactly (a copy or a consequence of it)."""
 
 

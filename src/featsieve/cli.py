@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from ._warnings import DataWarning
 from .models import MODEL_NAMES
 
 EXIT_BAD_INPUT = 2
@@ -509,7 +510,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             if len(X) < MIN_SAMPLES:
                 warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
                               f"mostly chance (compare needs {MIN_SAMPLES}).",
-                              UserWarning, stacklevel=1)
+                              DataWarning, stacklevel=1)
             resolved = detect_task(y.dropna(), task)
             k = _parse_k(n_features)
             est = make_model(model, resolved, random_state=seed)

@@ -34,6 +34,7 @@ from .._registry import (
 )
 from .._resources import LeftOutWarning
 from .._validation import FewerFeaturesWarning, validate_Xy
+from .._warnings import ProtocolWarning
 from ..models import Metric, make_model, metric_value, resolve_metric
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
 from ._refit import evaluate_support
@@ -723,7 +724,7 @@ def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, struc
 
     if structured:
         warnings.warn("the audit columns (noise pool, nested CV) use shuffled folds: they "
-                      "do not keep groups whole or time order yet.", UserWarning,
+                      "do not keep groups whole or time order yet.", ProtocolWarning,
                       stacklevel=3)
     seed = result.seeds[0]
     model = make_model(estimator, result.task, random_state=seed) if isinstance(

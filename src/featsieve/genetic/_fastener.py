@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
 from .._utils import default_tree
+from .._validation import FewerFeaturesWarning
 from ..protocol import holdout_split
 from ._bitset import from_bits, to_bits
 from ._evaluator import SubsetEvaluator, evaluation_dtype, gather_rows, make_metric
@@ -263,7 +264,7 @@ class _GeneticSearch(BaseSelector):
                 f"The Pareto front holds only the empty set (score {state.front[0].score:.4g}): "
                 "no evaluated subset scored better than using no feature. support_ is the best "
                 f"evaluated subset ({bits.bit_count()} features, score {score:.4g}); more "
-                "generations or evaluations may find better ones.", UserWarning, stacklevel=5)
+                "generations or evaluations may find better ones.", FewerFeaturesWarning, stacklevel=5)
             return float(score), int(bits.bit_count())
         # only the empty set was evaluated: nothing is selected, it is the choice
         return (float(state.front[0].score) if 0 in state.front else np.nan), 0

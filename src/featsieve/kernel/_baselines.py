@@ -423,7 +423,7 @@ class QPFS(_GramBaseline):
         self.converged_ = bool(res.success)
         self.n_iter_ = max(1, int(getattr(res, "nit", 1)))
         if not res.success:
-            from sklearn.exceptions import ConvergenceWarning
+            from .._warnings import ConvergenceWarning
 
             warnings.warn(f"QPFS: SLSQP did not converge ({res.message}).", ConvergenceWarning,
                           stacklevel=2)
