@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import inspect
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 import pandas as pd
@@ -50,6 +52,28 @@ from ._validation import (
 )
 
 __all__ = ["BaseSelector"]
+
+
+_GIVEN_ORDER: ContextVar[bool] = ContextVar("featsieve_given_column_order", default=False)
+
+
+@contextmanager
+def given_column_order():
+    """Within this block, selectors fit named columns in the order given, not the
+    canonical one (an exact reproduction whose published ties follow a paper's
+    column order, e.g. seed 002's hand-written tree). Outside it the canonical
+    order holds (:meth:`BaseSelector._canonical_order`).
+
+    Examples
+    --------
+    >>> with given_column_order():
+    ...     pass
+    """
+    token = _GIVEN_ORDER.set(True)
+    try:
+        yield
+    finally:
+        _GIVEN_ORDER.reset(token)
 
 
 class BaseSelector(SelectorMixin, BaseEstimator):
@@ -252,7 +276,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         self.constant_features_ = data.constant
         named = hasattr(X, "columns") or hasattr(self, "feature_names_in_")
         self._col_rank = (canonical_rank(data.feature_names)
-                          if named and self._canonical_order() else None)
+                          if named and self._canonical_order() and not _GIVEN_ORDER.get()
+                          else None)
         self.duplicate_of_ = self._representatives(data.duplicate_of, data.constant)
         dup = self.duplicate_of_ >= 0
         self._all_feature_names = [str(n) for n in data.feature_names]
