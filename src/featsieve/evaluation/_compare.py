@@ -50,6 +50,8 @@ ALPHA = 0.05
 # metrics between 0 and 1: their test intervals are clipped to [0, 1]
 _UNIT_METRICS = ("accuracy", "balanced_accuracy", "top_k_accuracy", "roc_auc", "f1",
                  "precision", "recall", "jaccard", "average_precision")
+# error metrics (never negative): their test intervals are clipped below at 0
+_ERROR_METRICS = ("mse", "mae", "log_loss", "root_mean", "mean_", "median_absolute")
 # the columns of the printed table and of ``to_frame()``, in order
 FRAME_COLUMNS = ["method", "n_selected", "n_selected_range", "test_mean", "test_halfwidth",
                  "test_ci",
@@ -501,6 +503,8 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     half = None if t["ci"][0] is None else (t["ci"][1] - t["ci"][0]) / 2
     if t["ci"][0] is not None and metric.name.startswith(_UNIT_METRICS):
         t["ci"] = [max(0.0, t["ci"][0]), min(1.0, t["ci"][1])]  # e.g. no accuracy above 1
+    elif t["ci"][0] is not None and metric.name.startswith(_ERROR_METRICS):
+        t["ci"] = [max(0.0, t["ci"][0]), t["ci"][1]]  # no negative squared error
     out.update(test_mean=t["mean"], test_halfwidth=half, test_ci=t["ci"], test_se=t["se"],
                test_scores=[float(v) for v in tests])
     if base_scores is not None and method != ALL:
@@ -631,6 +635,10 @@ def _seed_list(seeds, n_repeats, random_state, n_rows, notes) -> list:
         else:  # None or a RandomState: draw the first seed from it
             first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
         seeds = [first + i for i in range(n_repeats)]
+    if len(seeds) < 3:
+        notes.append(f"only {len(seeds)} repeat{'s' if len(seeds) > 1 else ''}: the intervals "
+                     "and tests have 1 degree of freedom or none and say little (use at least 3, "
+                     "5 by default below 10,000 rows)")
     return seeds
 
 
