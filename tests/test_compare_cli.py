@@ -28,15 +28,17 @@ def test_compare_rows_and_schema(sonar):
     r = featsieve.compare(X, y, dataset="sonar", **kw)
     d = r.to_dict()
     assert d["task"] == "classification" and d["metric"] == "accuracy"
-    assert [x["method"] for x in d["results"]] == ["all", "baseline", "cc", "forward",
-                                                     "embedded"]
+    assert [x["method"] for x in d["results"]] == ["all", "cc", "forward", "embedded"]
+    assert d["baseline"]["method"] == "baseline" and d["baseline"]["n_selected"] == 0
     for row in d["results"]:
         for rep in row["repeats"]:
             assert len(rep["selected"]) == rep["n_selected"]
             assert 0 <= rep["test_score"] <= 1
-        assert row["n_selected"] == pytest.approx(np.mean([x["n_selected"]
-                                                           for x in row["repeats"]]))
-    fwd = d["results"][3]["repeats"][0]  # the first repeat's selector is kept
+        assert row["n_selected_mean"] == pytest.approx(np.mean([x["n_selected"]
+                                                                for x in row["repeats"]]))
+        assert row["n_selected"] == len(row["selected"]) > 0
+        assert row["selected"] == [c for c, f in row["selection_frequency"].items() if f >= 0.5]
+    fwd = d["results"][2]["repeats"][0]  # the first repeat's selector is kept
     assert fwd["selection_score"] == pytest.approx(r.selectors["forward"].selection_score_)
     assert fwd["gap"] == pytest.approx(fwd["selection_score"] - fwd["test_score"])
     assert fwd["model_fits"] == r.selectors["forward"].n_model_fits_
@@ -151,4 +153,4 @@ def test_a_failing_method_leaves_a_failed_row_and_the_others(tmp_path, monkeypat
     assert rc == EXIT_PARTIAL
     doc = json.loads(out.read_text())
     assert doc["complete"] is False and doc["failed"][0]["method"] == "broken"
-    assert [r["method"] for r in doc["results"]] == ["all", "baseline", "cc"]
+    assert [r["method"] for r in doc["results"]] == ["all", "cc"]

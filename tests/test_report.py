@@ -108,7 +108,8 @@ def test_report_has_every_section_and_is_self_contained(result, tmp_path):
         mean, _, ci = r[i].partition(" [")
         assert float(mean) == pytest.approx(x["test_mean"], abs=5e-5)
         if ci:
-            lo, hi = (float(v) for v in ci.rstrip("]").split(", "))
+            # a no-break space inside the interval: the cell breaks only before it
+            lo, hi = (float(v) for v in ci.rstrip("]").split(",\u00a0"))
             assert [lo, hi] == pytest.approx(x["test_ci"], abs=5e-5)
     assert [r[head.index("vs all")] for r in rows[1:]] == [x["vs_all"] for x in result.rows[1:]]
     # classic figures: forward's rounds and the importances/scores; rfe (sklearn) has none
@@ -267,7 +268,7 @@ def test_cli_compare_report_and_json(tmp_path, capsys):
     assert rc == 0 and "seeds 5, 6" in out and f"wrote {html}" in out
     d = json.loads(js.read_text())
     assert d["seeds"] == [5, 6] and d["n_repeats"] == 2
-    assert [x["seed"] for x in d["results"][2]["repeats"]] == [5, 6]
+    assert [x["seed"] for x in d["results"][1]["repeats"]] == [5, 6]
     assert "--seeds 2" in d["command"]
     page = _parse(html.read_text())
     assert set(ALWAYS + ["comparison", "score-vs-features"]) <= set(page.sections)
@@ -336,6 +337,36 @@ def test_report_renders_in_headless_chromium(result, tmp_path):
     png = screenshot(html, tmp_path / "r.png", height=1600)
     data = png.read_bytes()
     assert data[:8] == PNG_MAGIC and len(data) > 50_000  # a drawn page, not a blank one
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian chromium not installed")
+def test_comparison_table_fits_a_1280_pixel_window(result, tmp_path):
+    """The page needs no horizontal scroll at 1280 px: the table fits its column."""
+    import re
+    import tempfile
+
+    html = write_report(tmp_path / "r.html", result,
+                        command="featsieve compare sonar --methods cc,forward").read_text()
+    probe = ("<script>window.addEventListener('load', () => { const t = document.querySelector("
+             "'table.comparison'); const d = document.createElement('div'); d.id = 'probe'; "
+             "d.textContent = 'page=' + document.documentElement.scrollWidth + ' view=' + "
+             "document.documentElement.clientWidth + ' table=' + "
+             "Math.round(t.getBoundingClientRect().right) + ' box=' + "
+             "Math.round(t.parentElement.getBoundingClientRect().right); "
+             "document.body.appendChild(d); });</script></body>")
+    page = tmp_path / "probe.html"
+    page.write_text(html.replace("</body>", probe), encoding="utf-8")
+    with tempfile.TemporaryDirectory() as profile:
+        out = subprocess.run(
+            [shutil.which("chromium"), "--headless", "--no-sandbox", "--disable-gpu",
+             f"--user-data-dir={profile}", "--window-size=1280,1000",
+             "--virtual-time-budget=5000", "--dump-dom", page.as_uri()],
+            capture_output=True, text=True, timeout=180).stdout
+    m = re.search(r"page=(\d+) view=(\d+) table=(\d+) box=(\d+)", out)
+    assert m, out[-500:]
+    page_w, view_w, table_right, box_right = map(int, m.groups())
+    assert page_w <= view_w  # no horizontal scroll of the page
+    assert table_right <= box_right + 1  # the whole table is visible in its box
 
 
 def test_import_featsieve_report_is_light():

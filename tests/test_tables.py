@@ -114,9 +114,10 @@ def test_missing_strategy_per_method():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         lin.fit(X, y)
+    at = {int(j): i for i, j in enumerate(lin._fit_index)}  # input column -> fit column
     fill = lin._missing_fill
-    assert fill[1] == 3  # colour's missing rows: a category of their own (codes 0..2 seen)
-    assert fill[0] == pytest.approx(np.nanmedian(X["num"]))
+    assert fill[at[1]] == 3  # colour's missing rows: a category of their own (codes 0..2 seen)
+    assert fill[at[0]] == pytest.approx(np.nanmedian(X["num"]))
 
 
 def test_numbers_stored_as_text_read_and_named():
@@ -271,8 +272,36 @@ def test_genetic_regression_with_missing_values(name):
     X, _ = messy()
     y = X["noise"].fillna(0) * 2 + np.nan_to_num(X["num"].to_numpy(dtype=float))
     sel = build(name, "regression", k=None)
+    # a budget that leaves the start (the first column in the canonical order, 'city')
+    sel.set_params(**{p: v for p, v in {"n_generations": 10, "max_evaluations": 600}.items()
+                      if p in sel.get_params()})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         sel.fit(X, y)
     assert np.isfinite(getattr(sel, "feature_weights_", np.zeros(1))).all()
     assert {"num", "noise"} & set(sel.get_feature_names_out())
+
+
+def test_a_column_that_gives_the_target_is_named_as_a_leak():
+    """Titanic's ``alive`` beside ``survived``: a text copy of the target (with a missing
+    cell) gets one TargetLeakWarning; a merely informative column does not."""
+    import warnings
+
+    import featsieve
+    from featsieve._validation import target_copies
+
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n)})
+    y = (df.a > 0).astype(int)
+    df["alive"] = np.where(y == 1, "yes", "no")
+    df.loc[3, "alive"] = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        featsieve.compare(df, y, methods=["cc"], estimator="tree", n_repeats=2)
+    leaks = [str(w.message) for w in caught if w.category is featsieve.TargetLeakWarning]
+    assert len(leaks) == 1 and "'alive'" in leaks[0] and "--drop alive" in leaks[0]
+    X = np.column_stack([df.a, df.b, np.round(df.a * 3)])  # 'a' decides y but is near unique
+    assert target_copies(X, y.to_numpy(), "classification") == []
+    yr = 2 * df.a.to_numpy() + 1
+    assert target_copies(X, yr, "regression") == [0]

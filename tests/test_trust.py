@@ -63,6 +63,9 @@ def test_corrected_t_hand_values():
     naive = stats.t.interval(0.95, 2, loc=0.2, scale=stats.sem([0.1, 0.2, 0.3]))
     assert r["ci"][1] - r["ci"][0] > naive[1] - naive[0]
     assert corrected_t([0.0, 0.0], n_train=9, n_test=1)["p_value"] == 1.0
+    # equal nonzero values (one test row in every repeat): no t; the sign test's 2^(1-J)
+    assert corrected_t([-0.017, -0.017], n_train=90, n_test=10)["p_value"] == 0.5
+    assert corrected_t([0.01] * 6, n_train=90, n_test=10)["p_value"] == pytest.approx(1 / 32)
 
 
 # ------------------------------------------------------------- the k grid
@@ -213,12 +216,12 @@ def test_cli_metric_end_to_end(tmp_path, capsys, metric, shown, higher):
     d = json.loads(out.read_text())
     assert d["metric"] == shown and d["greater_is_better"] is higher
     assert d["params"]["scoring"] == metric and d["n_repeats"] == 2 and d["seeds"] == [0, 1]
-    cc = d["results"][2]
+    cc = d["results"][1]
     assert cc["method"] == "cc" and cc["test_mean"] == pytest.approx(np.mean(cc["test_scores"]))
     if higher:
         assert cc["test_mean"] > 0.8
     else:
-        assert 0 < cc["test_mean"] < d["results"][1]["test_mean"]  # beats the mean
+        assert 0 < cc["test_mean"] < d["baseline"]["test_mean"]  # beats the mean
 
 
 def test_unknown_metric_is_one_line(capsys):
@@ -284,7 +287,7 @@ def test_to_frame_columns():
     for k in ("test_mean", "test_ci", "test_scores", "diff_vs_all", "diff_ci", "p_value",
               "p_value_adj", "vs_all", "stability", "stability_ci", "selection_frequency",
               "n_selected_range", "test_score"):
-        assert k in d["results"][2]
+        assert k in d["results"][1]
     assert d["n_repeats"] == 2 and d["seeds"] == [0, 1]
     json.dumps(d)
 
@@ -304,7 +307,7 @@ def test_cli_groups_and_time_columns_are_not_features(tmp_path, capsys):
         assert rc == 0, capsys.readouterr().err
         d = json.loads(out.read_text())
         assert d["n_features"] == 4 and d["params"][opt[2:]] == col
-        assert set(d["results"][2]["selection_frequency"]) <= set("abcd")
+        assert set(d["results"][1]["selection_frequency"]) <= set("abcd")
     rc = main(["compare", str(path), "-t", "label", "--groups", "nope", "-q"])
     err = capsys.readouterr().err
     assert rc == 2 and "--groups: column 'nope' not found" in err

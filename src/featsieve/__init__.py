@@ -20,7 +20,13 @@ from ._registry import (
     register_method,
     resolve_method,
 )
-from ._validation import ConstantFeatureWarning, DuplicateFeatureWarning, FewerFeaturesWarning
+from ._validation import (
+    ConstantFeatureWarning,
+    DuplicateFeatureWarning,
+    FewerFeaturesWarning,
+    TargetLeakWarning,
+)
+from ._warnings import DataWarning, FeatsieveWarning, ParameterWarning, ProtocolWarning
 from .classic import (
     EmbeddedSelector,
     ForwardSelector,
@@ -92,6 +98,11 @@ __all__ = [
     "DuplicateFeatureWarning",
     "EmbeddedSelector",
     "FewerFeaturesWarning",
+    "FeatsieveWarning",
+    "ParameterWarning",
+    "DataWarning",
+    "ProtocolWarning",
+    "TargetLeakWarning",
     "ForwardSelector",
     "MethodSpec",
     "RandomSelector",

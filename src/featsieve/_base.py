@@ -27,17 +27,21 @@ from __future__ import annotations
 import functools
 import inspect
 import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import _check_feature_names, check_is_fitted
+from sklearn.utils.validation import _check_feature_names, _num_samples, check_is_fitted
 
+from ._utils import canonical_rank
 from ._validation import (
     ConstantFeatureWarning,
     DuplicateFeatureWarning,
     FewerFeaturesWarning,
+    MissingTargetWarning,
     _names_str,
     check_same_columns,
     resolve_n_features,
@@ -48,6 +52,28 @@ from ._validation import (
 )
 
 __all__ = ["BaseSelector"]
+
+
+_GIVEN_ORDER: ContextVar[bool] = ContextVar("featsieve_given_column_order", default=False)
+
+
+@contextmanager
+def given_column_order():
+    """Within this block, selectors fit named columns in the order given, not the
+    canonical one (an exact reproduction whose published ties follow a paper's
+    column order, e.g. seed 002's hand-written tree). Outside it the canonical
+    order holds (:meth:`BaseSelector._canonical_order`).
+
+    Examples
+    --------
+    >>> with given_column_order():
+    ...     pass
+    """
+    token = _GIVEN_ORDER.set(True)
+    try:
+        yield
+    finally:
+        _GIVEN_ORDER.reset(token)
 
 
 class BaseSelector(SelectorMixin, BaseEstimator):
@@ -75,9 +101,10 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     constant_features_ : ndarray of bool, shape (n_features_in_,)
         Columns found constant; they are never selected.
     duplicate_of_ : ndarray of int, shape (n_features_in_,)
-        For a column that is an exact copy of an earlier one, the index of the
-        first such column; -1 otherwise. Copies are a tie broken by column
-        order: only the first of a group can be selected.
+        For a column that is an exact copy of another, the index of the
+        group's representative; -1 otherwise. Copies are a tie broken by the
+        canonical column order (by label for a DataFrame, by position
+        otherwise): only the representative can be selected.
     n_features_selected_ : int
     columns_ : ColumnDescription
         The kind of every input column (``columns_.to_frame()``), the
@@ -95,6 +122,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     scikit-learn tags say ``allow_nan``: LightGBM, scikit-learn trees and
     forests, and the method's default model when ``estimator`` is None) and
     imputes otherwise. A category not seen in training is missing.
+
+    Named columns (a DataFrame) reach ``_fit`` in a canonical order, sorted
+    by label (:func:`featsieve._utils.canonical_rank`), so the answer does not
+    depend on the order they were given in; ``_fit_index`` maps the columns
+    ``_fit`` received to the input columns, and every per-column fitted
+    attribute is in the given order.
 
     Constant columns and exact copies are removed before ``_fit`` when
     ``_drop_constant`` is True (methods that must pass every column to a model,
@@ -167,7 +200,23 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             whole otherwise (``support_`` and ``support_at``; the method itself
             scores the columns one by one). Stored as ``column_groups_``.
         **fit_params : dict
-            Passed to the method.
+            Passed to the method; two are read here first (keywords only, so that
+            scikit-learn's estimator checks and metadata routing see them only on
+            the methods that declare them in their own ``fit``):
+
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Non-negative row weights, used by the methods whose ``_fit`` takes
+            them (passed to the model's fit and to the method's own scores or
+            loss, each method's docstring says how); any other method raises a
+            TypeError naming ``sample_weight``. Rows whose target is missing
+            are left out of the weights too.
+        groups : array-like of shape (n_samples,) or None, default=None
+            Group labels of the rows (a patient, a site). A method that splits
+            the rows itself (a validation part, folds) keeps each group on one
+            side (scikit-learn's ``GroupShuffleSplit``/``GroupKFold``); a method
+            that does not split the rows has nothing to keep apart and ignores
+            them; a method that splits but cannot keep groups apart raises a
+            TypeError naming ``groups``.
 
         Returns
         -------
@@ -178,7 +227,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         ValueError
             Bad input (see README, "Bad input"); the message names the column.
         TypeError
-            ``X_val``/``y_val`` given to a method that uses no validation rows.
+            ``X_val``/``y_val`` given to a method that uses no validation rows;
+            ``sample_weight`` or ``groups`` given to a method that cannot use them.
         """
         if X_val is not None or y_val is not None:
             if "X_val" not in inspect.signature(self._fit).parameters:
@@ -187,6 +237,9 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                     "X_val/y_val (or fit it on X and X_val together).")
             fit_params = {**fit_params, "X_val": X_val, "y_val": y_val}
         self._validate_params()
+        fit_params.update(self._row_metadata_params(fit_params.pop("sample_weight", None),
+                                                    fit_params.pop("groups", None)))
+        n_rows = _num_samples(X) if fit_params.keys() & {"sample_weight", "groups"} else 0
         if y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
@@ -221,8 +274,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         elif hasattr(self, "classes_"):
             del self.classes_
         self.constant_features_ = data.constant
-        dup = (data.duplicate_of != np.arange(len(data.duplicate_of))) & ~data.constant
-        self.duplicate_of_ = np.where(dup, data.duplicate_of, -1)
+        named = hasattr(X, "columns") or hasattr(self, "feature_names_in_")
+        self._col_rank = (canonical_rank(data.feature_names)
+                          if named and self._canonical_order() and not _GIVEN_ORDER.get()
+                          else None)
+        self.duplicate_of_ = self._representatives(data.duplicate_of, data.constant)
+        dup = self.duplicate_of_ >= 0
         self._all_feature_names = [str(n) for n in data.feature_names]
         if data.constant.all():
             raise ValueError(
@@ -235,18 +292,130 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                              "nothing to select.")
         usable = ~never if self._drop_constant else ~data.columns.left_out
         self._usable = usable
-        X_fit = data.X[:, usable] if not usable.all() else data.X
-        self._missing_fill = self._missing_fill_values(X_fit, data.columns.n_missing[usable])
+        fit_index = self._fit_index
+        X_fit = (data.X if fit_index.size == usable.size and self._col_rank is None
+                 else data.X[:, fit_index])
+        self._missing_fill = self._missing_fill_values(X_fit, data.columns.n_missing[fit_index])
         X_fit = self._impute(X_fit)
         self._group_of = self._resolve_groups(column_groups, data.feature_names)
         self._never = never
-        self._fit(X_fit, data.y, **fit_params)
-        self._expand_fitted(usable)
+        self._fit(X_fit, data.y, **self._rows_kept(fit_params, data.rows, n_rows))
+        self._expand_fitted()
         self.support_ = self._close_groups(np.asarray(self.support_, dtype=bool) & ~never)
         self.n_features_selected_ = int(self.support_.sum())
         if self.n_features_selected_ == 0:
             warnings.warn("No feature was selected.", FewerFeaturesWarning, stacklevel=2)
         return self
+
+    # ---------------------------------------------------------- row metadata
+    def _splits_rows(self) -> bool:
+        """Whether the method splits its rows itself (validation rows or folds)."""
+        params = self.get_params(deep=False)
+        return ("X_val" in inspect.signature(self._fit).parameters or "cv" in params
+                or "validation_fraction" in params)
+
+    def _row_metadata_params(self, sample_weight, groups) -> dict:
+        """``sample_weight``/``groups`` as ``_fit`` keywords, or the TypeError naming them."""
+        accepts = inspect.signature(self._fit).parameters
+        out = {}
+        if sample_weight is not None:
+            if "sample_weight" not in accepts:
+                raise TypeError(
+                    f"{type(self).__name__} does not use sample_weight: its scores and models "
+                    "are unweighted. Fit it without sample_weight, or repeat or resample the "
+                    "rows by weight (README, 'Bad input').")
+            out["sample_weight"] = sample_weight
+        if groups is not None:
+            if "groups" in accepts:
+                out["groups"] = groups
+            elif self._splits_rows():
+                raise TypeError(
+                    f"{type(self).__name__} splits its rows but cannot keep groups apart: fit "
+                    "it without groups, or give it X_val/y_val (or cv folds) split by group "
+                    "yourself.")
+        return out
+
+    @staticmethod
+    def _rows_kept(fit_params, rows, n_rows) -> dict:
+        """``sample_weight``/``groups`` checked and narrowed to the rows fit kept."""
+        out = dict(fit_params)
+        for key in ("sample_weight", "groups"):
+            if out.get(key) is None:
+                continue
+            v = to_pandas(out[key])
+            v = v.to_numpy() if hasattr(v, "to_numpy") else np.asarray(v)
+            if v.shape != (n_rows,):
+                raise ValueError(f"{key} must hold one value per row of X: shape ({n_rows},); "
+                                 f"got {v.shape}.")
+            v = v if rows is None else v[rows]
+            if key == "sample_weight":
+                try:
+                    v = v.astype(np.float64)
+                except (TypeError, ValueError):
+                    raise ValueError("sample_weight must hold numbers.") from None
+                if not np.isfinite(v).all() or (v < 0).any() or v.sum() <= 0:
+                    raise ValueError("sample_weight must be finite and non-negative, and not "
+                                     "every weight zero.")
+            elif pd.isna(v).any():
+                raise ValueError("groups is missing on some rows; give every row a group.")
+            out[key] = v
+        return out
+
+    # ------------------------------------------------------- column order
+    def _canonical_order(self) -> bool:
+        """Whether ``_fit`` gets named columns in the canonical order (the default).
+
+        Named columns (a DataFrame) reach ``_fit`` sorted by
+        :func:`featsieve._utils.canonical_rank`, so no model fit, random draw or
+        tie-break depends on the order they were given in (issue 15, item 2);
+        every per-column fitted attribute is mapped back to the given order. A
+        method that must keep the given order (a prefit model reads columns by
+        position) returns False.
+        """
+        return True
+
+    @property
+    def _fit_index(self) -> np.ndarray:
+        """Input column of every column ``_fit`` receives, in ``_fit``'s order.
+
+        The usable columns (``_usable``), in the canonical order for named
+        columns and in the given order otherwise. Map a per-fit-column array
+        to the input columns with ``full[self._fit_index] = values`` and an
+        input-column array to the fit columns with ``values[self._fit_index]``.
+        """
+        idx = np.flatnonzero(self._usable)
+        rank = getattr(self, "_col_rank", None)
+        return idx if rank is None else idx[np.argsort(rank[idx], kind="stable")]
+
+    def _to_input_columns(self, values, fill=0):
+        """A per-fit-column array (first axis) as a per-input-column one, in the given order.
+
+        Input columns ``_fit`` did not receive get ``fill``. Returns ``values``
+        itself when the fit columns are all input columns in the given order.
+        """
+        values = np.asarray(values)
+        idx, d = self._fit_index, self._usable.shape[0]
+        if idx.size == d and getattr(self, "_col_rank", None) is None:
+            return values
+        out = np.full((d,) + values.shape[1:], fill, dtype=values.dtype)
+        out[idx] = values
+        return out
+
+    def _representatives(self, first, constant) -> np.ndarray:
+        """``duplicate_of_``: for each copy, the column of its group that can be selected.
+
+        ``first`` is :func:`featsieve._validation.duplicate_columns`' answer (the
+        earliest identical column); the group's representative is the first in
+        the canonical order, so it does not depend on the given order.
+        """
+        first = np.asarray(first)
+        rank = self._col_rank if self._col_rank is not None else np.arange(first.size)
+        rep = first.copy()
+        for g in np.unique(first[first != np.arange(first.size)]):
+            members = np.flatnonzero(first == g)
+            rep[members] = members[np.argmin(rank[members])]
+        copy = (rep != np.arange(first.size)) & ~np.asarray(constant, bool)
+        return np.where(copy, rep, -1)
 
     def _warn_unusable(self, data, dup) -> None:
         """One warning for the constant columns and one for exact copies, naming them."""
@@ -259,10 +428,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             )
         if dup.any():
             names = self._all_feature_names
-            pairs = [f"{names[j]!r} = {names[data.duplicate_of[j]]!r}" for j in np.flatnonzero(dup)]
+            pairs = [f"{names[j]!r} = {names[self.duplicate_of_[j]]!r}"
+                     for j in np.flatnonzero(dup)]
             warnings.warn(
-                "Feature columns that copy an earlier column exactly are ties; only the first "
-                f"of each group can be selected: {', '.join(pairs[:10])}"
+                "Feature columns that copy another column exactly are ties; only the first "
+                f"of each group (by column label for a DataFrame, by position otherwise) can "
+                f"be selected: {', '.join(pairs[:10])}"
                 + (f" and {len(pairs) - 10} more" if len(pairs) > 10 else "") + ".",
                 DuplicateFeatureWarning,
                 stacklevel=3,
@@ -364,8 +535,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         """Per fit column: the value a missing cell takes (None: NaN kept, or nothing missing)."""
         if self._missing_strategy() == "native" or not np.any(n_missing):
             return None
-        kinds = self.columns_.kinds[self._usable]
-        idx = np.flatnonzero(self._usable)
+        idx = self._fit_index
+        kinds = self.columns_.kinds[idx]
         fill = np.zeros(X.shape[1])
         for j in np.flatnonzero(n_missing):
             if kinds[j] == "categorical":
@@ -390,12 +561,12 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     @property
     def _fit_categorical(self) -> np.ndarray:
         """Bool mask over the columns ``_fit`` receives: categorical ones (codes 0..k-1)."""
-        return self.columns_.categorical[self._usable]
+        return self.columns_.categorical[self._fit_index]
 
     @property
     def _fit_discrete(self) -> np.ndarray:
         """Bool mask over the columns ``_fit`` receives: categorical or boolean ones."""
-        return self.columns_.discrete[self._usable]
+        return self.columns_.discrete[self._fit_index]
 
     def _input_dtype(self):
         """dtype ``_fit`` receives X in (see :func:`featsieve._validation.validate_X`).
@@ -411,7 +582,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
     def _fit_feature_names(self) -> list[str]:
         """Names of the columns ``_fit`` receives (for histories and reports)."""
         names = np.asarray(self._all_feature_names, dtype=object)
-        return list(names[self._usable])
+        return list(names[self._fit_index])
 
     def _n_to_select(self, n_features: int, default=None, name: str = "n_features_to_select"):
         """Resolve ``n_features_to_select`` with the library's one policy."""
@@ -451,7 +622,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         keep = ~pd.isna(y_arr) if y_arr.ndim == 1 else None
         if keep is not None and not keep.all():
             warnings.warn(f"y_val is missing on {int((~keep).sum())} rows; those rows are left "
-                          "out.", UserWarning, stacklevel=3)
+                          "out.", MissingTargetWarning, stacklevel=3)
             X_val, y_arr = take_rows(X_val, np.flatnonzero(keep)), y_arr[keep]
         Xv = validate_X(X_val, dtype=self._input_dtype(), columns=self.columns_)
         if Xv.shape[1] != self.n_features_in_:
@@ -467,26 +638,27 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             yv, _ = encode_target(y_arr, "regression", target_name="y_val")
         if len(yv) != Xv.shape[0]:
             raise ValueError("X_val and y_val have different numbers of rows.")
-        return self._impute(Xv[:, self._usable]), yv
+        return self._impute(Xv[:, self._fit_index]), yv
 
-    def _expand_fitted(self, usable: np.ndarray) -> None:
-        """Map per-column fitted attributes from the usable columns to all."""
-        if usable.all():
+    def _expand_fitted(self) -> None:
+        """Map per-column fitted attributes from the fit columns to all, in the given order."""
+        idx, d = self._fit_index, self._usable.shape[0]
+        if idx.size == d and self._col_rank is None:
             return
-        support = np.zeros(usable.shape[0], dtype=bool)
-        support[usable] = self.support_
+        support = np.zeros(d, dtype=bool)
+        support[idx] = self.support_
         self.support_ = support
         if getattr(self, "scores_", None) is not None:
             scores = np.asarray(self.scores_, dtype=np.float64)
             low = np.nanmin(scores) if scores.size else 0.0
-            full = np.full(usable.shape[0], min(low, 0.0))
-            full[usable] = scores
+            full = np.full(d, min(low, 0.0))
+            full[idx] = scores
             self.scores_ = full
         if getattr(self, "ranking_", None) is not None:
             ranking = np.asarray(self.ranking_)
             worst = ranking.max() + 1 if ranking.size else 1
-            full = np.full(usable.shape[0], worst, dtype=np.int64)
-            full[usable] = ranking
+            full = np.full(d, worst, dtype=np.int64)
+            full[idx] = ranking
             self.ranking_ = full
 
     def support_at(self, *, n_features: int) -> np.ndarray:
@@ -496,7 +668,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         yields several supports answers ``support_at(**cut)``; ``compare`` tunes
         the cut named in the method table (``featsieve.method_table``) on model-val.
         Here, for rankers: the ``n_features`` best usable columns by
-        ``ranking_`` (or ``scores_``), ties broken by the lower column index.
+        ``ranking_`` (or ``scores_``), ties broken by the canonical column
+        order (by label for a DataFrame, by index otherwise).
         Path selectors (GBMO ``slack=``, HSIC Lasso, FASTENER, PCLFS-ext
         ``max_score_drop=``) override it.
 
@@ -517,10 +690,11 @@ class BaseSelector(SelectorMixin, BaseEstimator):
         from ._utils import rank_from_scores
 
         check_is_fitted(self, "support_")
+        tie = getattr(self, "_col_rank", None)
         if getattr(self, "ranking_", None) is not None:
-            order, _ = rank_from_scores(-np.asarray(self.ranking_, dtype=np.float64))
+            order, _ = rank_from_scores(-np.asarray(self.ranking_, dtype=np.float64), tie)
         elif getattr(self, "scores_", None) is not None:
-            order, _ = rank_from_scores(self.scores_)
+            order, _ = rank_from_scores(self.scores_, tie)
         else:
             raise AttributeError(
                 f"{type(self).__name__} has no ranking_ or scores_: it gives one support only.")

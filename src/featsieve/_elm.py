@@ -38,16 +38,36 @@ class _BaseELM(BaseEstimator):
         "activation": [StrOptions(set(_ACTIVATIONS))],
         "alpha": [Interval(numbers.Real, 0, None, closed="left")],
         "scale_inputs": ["boolean"],
+        "categorical": ["array-like", None],
         "random_state": ["random_state"],
     }
 
     def __init__(self, n_hidden=160, *, activation="sigmoid", alpha=1.0, scale_inputs=True,
-                 random_state=None):
+                 categorical=None, random_state=None):
         self.n_hidden = n_hidden
         self.activation = activation
         self.alpha = alpha
         self.scale_inputs = scale_inputs
+        self.categorical = categorical
         self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # TablePrep: median plus a missing indicator
+        return tags
+
+    def _prepare(self, X, y=None, *, fit: bool):
+        """Validated X through the table preparation (missing cells, one-hot categories)."""
+        from .models import TablePrep
+
+        if fit:
+            X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan",
+                                 y_numeric=isinstance(self, RegressorMixin))
+            self.prep_ = TablePrep(categorical=self.categorical).fit(X)
+            return self.prep_.transform(X), y
+        check_is_fitted(self, "readout_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        return self.prep_.transform(X)
 
     def _hidden(self, X):
         Z = X
@@ -88,6 +108,12 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
         deviation before the random layer (our choice: the seed does not say;
         the weights are uniform on [-1, 1] as in Huang et al. 2006, which
         expects inputs of unit scale).
+    categorical : array-like of bool or int, or None, default=None
+        Columns holding category codes (set by :func:`featsieve.models.fit_model`).
+        Real tables: the input first goes through
+        :class:`featsieve.models.TablePrep` (a missing cell takes the training
+        median plus a 0/1 missing indicator; categorical columns one-hot, missing
+        rows a category of their own), so the hidden layer sees numbers only.
     random_state : int, RandomState or None, default=None
         Draws the hidden layer. The same seed gives the same network, so a
         subset scored twice gets the same score.
@@ -96,7 +122,11 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
     ----------
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
-    input_weights_ : ndarray of shape (n_features_in_, n_hidden)
+    prep_ : TablePrep
+        The fitted table preparation.
+    input_weights_ : ndarray of shape (n_prepared_columns, n_hidden)
+        One row per column after ``prep_`` (``n_features_in_`` on a numeric
+        table without missing cells).
     biases_ : ndarray of shape (n_hidden,)
     readout_ : Ridge
         The output layer, fit on ``{0, 1}`` class indicators (one column for
@@ -136,7 +166,7 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
         self : ELMClassifier
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = self._prepare(X, y, fit=True)
         check_classification_targets(y)
         self._binarizer = LabelBinarizer().fit(y)
         self.classes_ = self._binarizer.classes_
@@ -145,8 +175,7 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
     def decision_function(self, X):
         """Readout outputs, shape (n_samples, n_classes); for two classes the output
         of class 1 less 1/2, shape (n_samples,) (positive: class 1)."""
-        check_is_fitted(self, "readout_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = self._prepare(X, fit=False)
         out = self.readout_.predict(self._hidden(X))
         return out.ravel() - 0.5 if out.ndim == 1 or out.shape[1] == 1 else out
 
@@ -175,10 +204,10 @@ class ELMRegressor(RegressorMixin, _BaseELM):
     def fit(self, X, y):
         """Draw the hidden layer and fit the readout on ``y``."""
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X, y = self._prepare(X, y, fit=True)
         return self._fit_hidden(X, np.asarray(y, dtype=np.float64))
 
     def predict(self, X):
-        check_is_fitted(self, "readout_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        """The readout's output."""
+        X = self._prepare(X, fit=False)
         return self.readout_.predict(self._hidden(X))

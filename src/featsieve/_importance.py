@@ -12,13 +12,30 @@ def _final_step(estimator):
     return steps[-1][1] if steps else estimator
 
 
+def _per_input(estimator, imp: np.ndarray) -> np.ndarray:
+    """Importances of the prepared columns summed back per input column.
+
+    A Pipeline step with ``owner_`` (:class:`featsieve.models.TablePrep`: the
+    input column of each output column, e.g. a one-hot block and a
+    missing-value indicator) maps the final step's importances back, so an
+    original column's importance is the sum of its parts'.
+    """
+    for _, step in (getattr(estimator, "steps", None) or [])[:-1]:
+        owner = getattr(step, "owner_", None)
+        if owner is not None and len(owner) == len(imp):
+            return np.bincount(owner, weights=imp, minlength=step.n_features_in_)
+    return imp
+
+
 def model_importances(estimator, X=None, y=None, *, scoring=None, random_state=None,
                       n_repeats=5, n_jobs=None) -> np.ndarray:
     """Non-negative importance of each input column of a fitted model.
 
     Uses, in order: ``feature_importances_`` (trees, boosting), the absolute
     coefficients ``coef_`` (summed over classes; linear models, also at the end
-    of a Pipeline whose earlier steps keep the columns, such as a scaler), or
+    of a Pipeline whose earlier steps keep the columns, such as a scaler, or
+    prepare them: the parts :class:`featsieve.models.TablePrep` makes of one
+    column, one-hot categories and a missing-value indicator, are summed), or
     scikit-learn's permutation importance on ``(X, y)`` when the model has
     neither.
 
@@ -41,10 +58,10 @@ def model_importances(estimator, X=None, y=None, *, scoring=None, random_state=N
     """
     final = _final_step(estimator)
     if hasattr(final, "feature_importances_"):
-        return np.asarray(final.feature_importances_, dtype=np.float64)
+        return _per_input(estimator, np.asarray(final.feature_importances_, dtype=np.float64))
     if hasattr(final, "coef_"):
         coef = np.atleast_2d(np.asarray(final.coef_, dtype=np.float64))
-        return np.abs(coef).sum(axis=0)
+        return _per_input(estimator, np.abs(coef).sum(axis=0))
     if X is None or y is None:
         raise ValueError(
             f"{type(final).__name__} has neither feature_importances_ nor coef_; pass X and y "

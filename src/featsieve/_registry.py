@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ._utils import MethodUnavailableError
+from ._warnings import FeatsieveWarning, ParameterWarning
 
 __all__ = ["MethodSpec", "Tuning", "register_method", "methods", "make_selector", "get_method",
            "build_selector", "resolve_method", "resolve_methods", "k_grid", "use_k_grid",
@@ -38,13 +40,17 @@ def k_grid(n_features: int) -> list[int]:
     10, 16, ... rounded) so that small selections are reachable, plus seed
     000's {M/6, M/5, M/4, M/2} (§4.2,
     where eta is tuned over them), M being the usable feature count (rounded,
-    at least 1, unique, sorted). Inside :func:`use_k_grid` the grid given
-    there is used instead.
+    at least 1, unique, sorted). On a narrow table (M <= ``NARROW_TABLE``, 20
+    columns) the log-spaced counts go up to M and the grid also holds M - 1
+    and M, so a filter can keep every column, or drop only one. Inside
+    :func:`use_k_grid` the grid given there is used instead.
 
     Examples
     --------
     >>> k_grid(60)
     [1, 2, 4, 5, 8, 10, 12, 13, 15, 20, 30]
+    >>> k_grid(9)
+    [1, 2, 4, 6, 8, 9]
     >>> with use_k_grid([3, 0.5]):
     ...     k_grid(60)
     [3, 30]
@@ -55,11 +61,17 @@ def k_grid(n_features: int) -> list[int]:
         vals = {int(round(v * n)) if isinstance(v, float) and v < 1 else int(v)
                 for v in override}
         return sorted({min(max(1, v), n) for v in vals})
-    half = max(1, int(round(n / 2)))
-    steps = 1 + int(np.ceil(1.5 * np.log2(half)))  # about 1.6 times apart
-    logs = {int(v) for v in np.round(np.geomspace(1, half, steps))}
+    narrow = n <= NARROW_TABLE
+    top = max(1, n if narrow else int(round(n / 2)))
+    steps = 1 + int(np.ceil(1.5 * np.log2(top)))  # about 1.6 times apart
+    logs = {int(v) for v in np.round(np.geomspace(1, top, steps))}
     seed = {max(1, int(round(n * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2)}
-    return sorted(logs | seed)
+    ends = {max(1, n - 1), max(1, n)} if narrow else set()
+    return sorted(logs | seed | ends)
+
+
+#: Usable columns up to which :func:`k_grid` reaches every column (M - 1 and M).
+NARROW_TABLE = 20
 
 
 @contextmanager
@@ -230,7 +242,7 @@ class MethodSpec:
             warnings.warn(
                 f"{self.name} decides how many columns to keep itself; "
                 f"n_features_to_select={n_features_to_select!r} was not used (its count is "
-                "n_features_selected_ after fit).", UserWarning, stacklevel=3)
+                "n_features_selected_ after fit).", ParameterWarning, stacklevel=3)
         return self.cls(**kwargs)
 
 
@@ -751,6 +763,30 @@ def resolve_method(entry) -> MethodSpec:
         raise ValueError(str(exc)) from None
 
 
+class MethodSkippedWarning(FeatsieveWarning):
+    """A method of a named group was left out: its library is not installed."""
+
+
+def _available_members(group: str, task: str | None) -> list[MethodSpec]:
+    """The group's methods (for ``task``) whose libraries are installed; one warning per
+    method left out, naming the library and the install command. None installed: the first
+    one's :class:`MethodUnavailableError`."""
+    members = [s for s in _REGISTRY.values()
+               if s.group == group and (task is None or task in s.tasks)]
+    ready = [s for s in members if s.available]
+    if members and not ready:
+        members[0].check_available()
+    for s in members:
+        if not s.available:
+            missing = [m for m in s.requires if importlib.util.find_spec(m) is None] or list(
+                s.requires)
+            how = f"pip install 'featsieve[{s.extra}]'" if s.extra else (
+                f"pip install {' '.join(missing)}")
+            warnings.warn(f"{s.name} left out of {group!r}: {', '.join(missing)} is not "
+                          f"installed ({how}).", MethodSkippedWarning, stacklevel=4)
+    return ready
+
+
 def resolve_methods(entries, task: str | None = None) -> list[MethodSpec]:
     """Resolve a list of method entries, expanding group names; one spec per name.
 
@@ -759,7 +795,10 @@ def resolve_methods(entries, task: str | None = None) -> list[MethodSpec]:
     entries : str or list
         Entries as for :func:`resolve_method`; a group name (``"comparators"``)
         stands for every registered method of the group (those that suit
-        ``task`` when it is given). A single string is one entry.
+        ``task`` when it is given) whose library is installed: one left out
+        gets a :class:`MethodSkippedWarning` naming the library and its
+        install command (none installed: ``MethodUnavailableError``). A single
+        string is one entry.
     task : {"classification", "regression"} or None, default=None
         When given, a named method that does not support it is an error.
 
@@ -774,7 +813,8 @@ def resolve_methods(entries, task: str | None = None) -> list[MethodSpec]:
     UnknownMethodError, ValueError
         As :func:`resolve_method`; a method that does not support ``task``.
     MethodUnavailableError
-        A method whose library is not installed (before any work is done).
+        A method named by itself whose library is not installed (before any work
+        is done).
     """
     import dataclasses
 
@@ -784,8 +824,7 @@ def resolve_methods(entries, task: str | None = None) -> list[MethodSpec]:
     out: dict[str, MethodSpec] = {}
     for entry in entries:
         if isinstance(entry, str) and entry in groups and entry not in _REGISTRY:
-            members = [s for s in _REGISTRY.values()
-                       if s.group == entry and (task is None or task in s.tasks)]
+            members = _available_members(entry, task)
         else:
             spec = resolve_method(entry)
             if task is not None and task not in spec.tasks:

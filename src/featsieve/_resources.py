@@ -27,6 +27,8 @@ import os
 import warnings
 from dataclasses import dataclass
 
+from ._warnings import FeatsieveWarning
+
 __all__ = ["Cost", "ResourceError", "ScalableFormWarning", "LeftOutWarning", "model_kind", "GIB", "memory_budget",
            "check_memory", "format_bytes", "fit_seconds", "row_cap", "capped_rows",
            "ROWS_SCORES", "ROWS_MASKED", "ROWS_ELIMINATION", "ROWS_SEARCH"]
@@ -45,11 +47,11 @@ class ResourceError(ValueError):
     """
 
 
-class ScalableFormWarning(UserWarning):
+class ScalableFormWarning(FeatsieveWarning):
     """A method switched to its stated scalable form because of the table's shape."""
 
 
-class LeftOutWarning(UserWarning):
+class LeftOutWarning(FeatsieveWarning):
     """``compare``'s default set left a method out: its estimated cost is far beyond the rest."""
 
 

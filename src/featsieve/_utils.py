@@ -8,6 +8,7 @@ the one atomic file writer of the front ends.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 __all__ = ["scorer_for", "default_tree", "cv_splitter", "rank_from_scores", "atomic_write",
-           "MethodUnavailableError"]
+           "MethodUnavailableError", "canonical_rank"]
 
 
 class MethodUnavailableError(ImportError, ValueError):
@@ -70,13 +71,16 @@ def cv_splitter(task: str, n_splits: int = 5, random_state=None):
     return cls(n_splits=n_splits, shuffle=True, random_state=seed)
 
 
-def rank_from_scores(scores) -> tuple[np.ndarray, np.ndarray]:
+def rank_from_scores(scores, tiebreak=None) -> tuple[np.ndarray, np.ndarray]:
     """Order and 1-based ranking of columns by descending score, ties by column index.
 
     Parameters
     ----------
     scores : array-like of shape (n_features,)
         Higher is more relevant; NaN ranks last.
+    tiebreak : array-like of int, shape (n_features,), or None, default=None
+        Ties go to the lower value (a selector's canonical column rank,
+        :func:`canonical_rank`); None: to the lower column index.
 
     Returns
     -------
@@ -93,10 +97,50 @@ def rank_from_scores(scores) -> tuple[np.ndarray, np.ndarray]:
     """
     s = np.asarray(scores, dtype=np.float64)
     s = np.where(np.isnan(s), -np.inf, s)
-    order = np.lexsort((np.arange(s.size), -s))
+    tie = np.arange(s.size) if tiebreak is None else np.asarray(tiebreak)
+    order = np.lexsort((tie, -s))
     ranking = np.empty(s.size, dtype=np.int64)
     ranking[order] = np.arange(1, s.size + 1)
     return order, ranking
+
+
+def _natural_key(label) -> tuple:
+    parts = re.split(r"(\d+)", str(label))
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def canonical_rank(labels) -> np.ndarray | None:
+    """The place of every column label in featsieve's canonical column order.
+
+    Selectors fit on named columns in this order, so an answer never depends
+    on the order the columns were given in (issue 15, item 2): labels sorted
+    naturally by their text (``x2`` before ``x10``, ``2`` before ``10``), then
+    by type name and text; equal keys keep their given order.
+
+    Parameters
+    ----------
+    labels : sequence of hashable, length n_features
+
+    Returns
+    -------
+    rank : ndarray of int, shape (n_features,), or None
+        ``rank[j]`` is column ``j``'s place (0 = first); None when the given
+        order is the canonical one already.
+
+    Examples
+    --------
+    >>> canonical_rank(["b", "x10", "x2", "a"]).tolist()
+    [1, 3, 2, 0]
+    >>> canonical_rank(["x0", "x1", "x10"]) is None
+    True
+    """
+    keys = [(_natural_key(lab), type(lab).__name__, str(lab)) for lab in labels]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    if order == list(range(len(keys))):
+        return None
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(keys))
+    return rank
 
 
 @contextmanager

@@ -18,13 +18,17 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, RealNotInt
 from sklearn.utils.multiclass import type_of_target
 
+from ._warnings import FeatsieveWarning, ParameterWarning
+
 __all__ = [
     "ColumnDescription",
     "ColumnKindWarning",
     "ConstantFeatureWarning",
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
+    "TargetLeakWarning",
     "duplicate_columns",
+    "target_copies",
     "ValidatedData",
     "constant_columns",
     "describe_columns",
@@ -39,15 +43,15 @@ TASKS = ("classification", "regression")
 _MAX_LISTED = 10
 
 
-class ConstantFeatureWarning(UserWarning):
+class ConstantFeatureWarning(FeatsieveWarning):
     """Some feature columns are constant; they will never be selected."""
 
 
-class FewerFeaturesWarning(UserWarning):
+class FewerFeaturesWarning(FeatsieveWarning):
     """A selector found fewer useful features than were requested."""
 
 
-class DuplicateFeatureWarning(UserWarning):
+class DuplicateFeatureWarning(FeatsieveWarning):
     """Some feature columns are exact copies of an earlier one; only the first is used."""
 
 
@@ -114,7 +118,7 @@ MIN_ROWS_ID = 20
 _ID_NAMES = ("id", "index", "rownames", "row", "row.names", "unnamed: 0", "")
 
 
-class ColumnKindWarning(UserWarning):
+class ColumnKindWarning(FeatsieveWarning):
     """How a column was read deserves a look: numbers stored as text, an ID-like column."""
 
 
@@ -205,29 +209,85 @@ def _check_override(names, given, what):
     return [g if g in set(names) else known[str(g)] for g in given]
 
 
-def _text_number_mode(uniq: pd.Series):
-    """Decimal mark and missing tokens when text values are numbers, else None."""
-    text = uniq.astype(str).str.strip()
-    missing = text.str.lower().isin(MISSING_TOKENS)
-    rest = text[~missing]
-    if rest.empty:
+#: Largest share of a column's non-missing rows whose text is no number (a stray word such as
+#: ``"rotary"`` among horsepowers) for the column to be read as numbers; those cells are read as
+#: missing, named in a :class:`ColumnKindWarning`. Above it the column is categorical.
+STRAY_SHARE = 0.05
+
+#: A number grouped in thousands: ``1,234`` or ``1,234.5`` (decimal point), ``1.234,5`` (comma).
+_GROUPED = {".": r"^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$", ",": r"^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$"}
+_CURRENCY = r"^([+-]?)\s*[$€£¥]\s*"
+
+
+def _number_text(text: pd.Series, mark: str) -> pd.Series:
+    """Stripped text values as floats under decimal mark ``mark`` (NaN: not a number).
+
+    The stated rule: a leading currency sign (``$ € £ ¥``) and a trailing ``%``
+    are dropped (``"12%"`` is 12, the number written); thousands separators
+    are removed where a value is grouped in thousands (``1,234.5`` with a
+    decimal point, ``1.234,5`` with a decimal comma); with a decimal comma,
+    the comma is the decimal mark.
+    """
+    t = text.str.replace(_CURRENCY, r"\1", regex=True).str.replace(r"\s*%$", "", regex=True)
+    grouped = t.str.match(_GROUPED[mark])
+    sep = "," if mark == "." else "."
+    t = t.where(~grouped, t.str.replace(sep, "", regex=False))
+    if mark == ",":
+        t = t.str.replace(",", ".", regex=False)
+    return pd.to_numeric(t, errors="coerce")
+
+
+def _text_number_mode(counts: pd.Series):
+    """How a text column holds numbers, from its value counts (stripped text -> rows).
+
+    Returns ``(mark, missing_tokens, stray, how)`` when every value but the
+    missing-value tokens and at most ``STRAY_SHARE`` of the rows is a number
+    (:func:`_number_text`), else None: ``mark`` the decimal mark, ``stray``
+    ``{text: rows}`` of the values read as missing, ``how`` the rules used.
+    """
+    text = pd.Series(counts.index.astype(str), index=counts.index)
+    missing = text.str.lower().isin(MISSING_TOKENS).to_numpy()
+    rest, n = text[~missing], counts[~missing]
+    if rest.empty or n.sum() == 0:
         return None
+    best = None
     for mark in (".", ","):
-        vals = rest if mark == "." else rest.str.replace(".", "", regex=False).str.replace(
-            ",", ".", regex=False)
         if mark == "," and not rest.str.contains(",", regex=False).any():
             continue
-        if pd.to_numeric(vals, errors="coerce").notna().all():
-            return mark, sorted(set(text[missing]))
-    return None
+        ok = _number_text(rest, mark).notna().to_numpy()
+        bad = n[~ok].sum() / n.sum()
+        if ok.any() and bad <= STRAY_SHARE and (best is None or bad < best[0]):
+            best = (bad, mark, ok)
+    if best is None:
+        return None
+    _, mark, ok = best
+    num = rest[ok]
+    bare = num.str.replace(_CURRENCY, r"\1", regex=True).str.replace(r"\s*%$", "", regex=True)
+    how = [w for w, hit in (
+        ("decimal commas", mark == "," and num.str.contains(",", regex=False).any()),
+        ("currency signs dropped", (bare != num).any() and num.str.match(
+            r"^[+-]?\s*[$€£¥]").any()),
+        ("thousands separators removed", bare.str.match(_GROUPED[mark]).any()),
+        ("percentages read as the number written (12% is 12)",
+         num.str.contains(r"%\s*$", regex=True).any())) if hit]
+    stray = {str(v): int(c) for v, c in zip(rest[~ok], n[~ok], strict=True)}
+    return mark, sorted(set(text[missing])), stray, how
 
 
 def _parse_text_numbers(s: pd.Series, mark: str) -> np.ndarray:
-    text = s.astype(object).where(s.notna(), None)
-    text = pd.Series(text, dtype=object).map(lambda v: v if v is None else str(v).strip())
-    if mark == ",":
-        text = text.str.replace(".", "", regex=False).str.replace(",", ".", regex=False)
-    return pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    """A column of numbers stored as text as float64 (rule of :func:`_number_text`)."""
+    codes, uniques = pd.factorize(s, use_na_sentinel=True)  # parse each distinct text once
+    if len(uniques) == 0:
+        return np.full(len(s), np.nan)
+    vals = _number_text(pd.Series(pd.Index(uniques).astype(str)).str.strip(), mark).to_numpy(
+        dtype=np.float64, na_value=np.nan)
+    return np.where(codes < 0, np.nan, vals[np.maximum(codes, 0)])
+
+
+def _text_counts(s: pd.Series) -> pd.Series:
+    """Rows per stripped text value of a column (missing cells left out)."""
+    vc = s.dropna().value_counts(sort=False)
+    return vc.groupby(pd.Index(vc.index.astype(str)).str.strip(), sort=False).sum()
 
 
 def _refuse(name, dtype, hint=""):
@@ -272,24 +332,19 @@ def _column_kind(name, s: pd.Series):
     if inferred in ("datetime", "datetime64", "date"):
         return "datetime", None, ""
     if inferred in ("string", "mixed", "mixed-integer", "bytes", "empty"):
-        mode = _text_number_mode(uniq) if inferred != "bytes" else None
+        mode = _text_number_mode(_text_counts(s)) if inferred != "bytes" else None
         if mode is not None:
-            mark, tokens = mode
-            how = " with decimal commas" if mark == "," else ""
+            mark, tokens, stray, how = mode
+            how = f" ({', '.join(how)})" if how else ""
             miss = f"; {', '.join(repr(t) for t in tokens)} read as missing" if tokens else ""
+            if stray:
+                words = ", ".join(f"{v!r} ({c} row{'s' if c != 1 else ''})"
+                                  for v, c in list(stray.items())[:5])
+                more = f" and {len(stray) - 5} more" if len(stray) > 5 else ""
+                miss += f"; not numbers, read as missing: {words}{more}"
             return "numeric", mark, f"numbers stored as text{how}{miss}"
         if inferred == "string" and _dates_as_text(uniq):
             return "datetime", None, "dates stored as text"
-        text = uniq.astype(str).str.strip()
-        num = pd.to_numeric(text, errors="coerce")
-        if len(text) >= 10 and num.notna().mean() >= 0.9:
-            odd = [v for v in text[num.isna()].head(3)]
-            raise ValueError(
-                f"Column {name!r} holds numbers and a few text values "
-                f"({', '.join(repr(v) for v in odd)}): fix those values, or pass "
-                f"numeric=[{name!r}] (CLI: --numeric {name}) to read them as missing, or "
-                f"categorical=[{name!r}] (CLI: --categorical {name}) to read every value as a "
-                "category.")
         return "categorical", None, ""
     _refuse(name, f"object holding {inferred} values")
 
@@ -395,10 +450,13 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
             mark = None
             if not (pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(
                     s.dtype)):
-                mark = "."
+                mode = _text_number_mode(_text_counts(s))
+                mark = "." if mode is None else mode[0]
         else:
             kind, mark, note = _column_kind(name, s)
         kinds[j] = kind
+        if kind == "datetime":  # the stated encoding (encode_columns): no derived parts
+            note = (note + "; " if note else "") + "one number: days since 1970-01-01 (UTC)"
         if mark is not None:
             text_numbers[j] = mark
         if note:
@@ -412,13 +470,17 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
             left_out[j] = True
             notes[j] = "ID-like: a distinct value on every row"
     if warn:
-        parsed = [names[j] for j in text_numbers if j not in set(np.flatnonzero(left_out))
+        parsed = [j for j in text_numbers if j not in set(np.flatnonzero(left_out))
                   and names[j] not in nums]
         if parsed:
             warnings.warn(
-                f"Columns {_names_str(parsed)} hold numbers stored as text and are read as "
-                f"numbers ({notes[names.index(parsed[0])]}). Pass categorical=[...] "
-                "(CLI: --categorical COL) to read one as categories.",
+                "Numbers stored as text, read as numbers: "
+                + "; ".join(f"{names[j]!r}: {notes[j]}" for j in parsed[:_MAX_LISTED])
+                + (f"; and {len(parsed) - _MAX_LISTED} more" if len(parsed) > _MAX_LISTED
+                   else "")
+                + f". A column whose text is not a number on more than {STRAY_SHARE:.0%} of "
+                "its rows is read as categories. Pass categorical=[...] (CLI: --categorical "
+                "COL) to read one as categories.",
                 ColumnKindWarning, stacklevel=3)
         if left_out.any():
             warnings.warn(
@@ -454,8 +516,11 @@ def encode_columns(X: pd.DataFrame, description: ColumnDescription) -> np.ndarra
     ``0..k-1`` in the order of ``description.categories`` (a category not seen
     there is missing); datetimes as days since 1970-01-01 (tz-aware ones in
     UTC), a float, so the time order is kept and one date column stays one
-    column (its month or weekday is not derived: add such columns yourself when
-    they matter).
+    column. This is a choice: a date is not expanded into parts (year, month,
+    weekday, hour), since every method selects among original columns, one
+    encoded column each; when such parts matter, add them as columns and make
+    them one unit with ``column_groups=`` (CLI ``--column-group``), so they are
+    kept or dropped together.
 
     Parameters
     ----------
@@ -815,7 +880,7 @@ def encode_target(y, task: str, *, target_name: str = "y"):
     except (TypeError, ValueError) as exc:
         raise ValueError(
             f"The target {target_name!r} is not numeric, so it cannot be a regression target; "
-            "pass task='classification' for labels."
+            "pass task='classification' for labels (CLI: --task classification)."
         ) from exc
     if not np.isfinite(y_float).all():
         raise ValueError(f"The target {target_name!r} contains infinite values.")
@@ -909,15 +974,64 @@ def resolve_n_features(value, n_features: int, *, name: str = "n_features_to_sel
         warnings.warn(
             f"{name}={value} is larger than the {n_features} usable features; "
             f"selecting all {n_features}.",
-            UserWarning,
+            ParameterWarning,
             stacklevel=3,
         )
         return n_features
     return value
 
 
-class MissingTargetWarning(UserWarning):
+class MissingTargetWarning(FeatsieveWarning):
     """Rows whose target is missing were left out."""
+
+
+class TargetLeakWarning(FeatsieveWarning):
+    """A feature column determines the target exactly (a copy or a consequence of it)."""
+
+
+def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[int]:
+    """Columns that give the target exactly: likely leaks (a copy or a consequence of it).
+
+    A classification column qualifies when every one of its values (missing rows
+    aside, at least 90% of the rows present) occurs with one class only and it
+    has at most max(2, n/10) distinct values, so a nearly unique number cannot
+    qualify by chance (Titanic's ``alive`` beside ``survived``). A regression
+    column qualifies when its Pearson correlation with the target is at least
+    0.9999 in absolute value on the complete rows.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The encoded table (:func:`encode_columns`; NaN where missing).
+    y : ndarray of shape (n_samples,)
+        The encoded target.
+    task : {"classification", "regression"}
+    skip : array of bool of shape (n_features,) or None
+        Columns not to test (ID-like, constant).
+
+    Returns
+    -------
+    list of int
+        Positions of the columns that determine the target.
+    """
+    n, d = X.shape
+    out = []
+    for j in range(d):
+        if skip is not None and skip[j]:
+            continue
+        x = X[:, j]
+        ok = ~np.isnan(x)
+        if ok.sum() < max(10, 0.9 * n):
+            continue
+        if task == "classification":
+            pairs = np.unique(np.column_stack([x[ok], y[ok]]), axis=0)
+            values = np.unique(pairs[:, 0])
+            if 1 < len(values) <= max(2, n // 10) and len(pairs) == len(values):
+                out.append(j)
+        elif np.std(x[ok]) > 0 and np.std(y[ok]) > 0:
+            if abs(np.corrcoef(x[ok], y[ok].astype(float))[0, 1]) >= 0.9999:
+                out.append(j)
+    return out
 
 
 @dataclass

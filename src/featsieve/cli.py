@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import sys
 import warnings
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from ._warnings import DataWarning
 from .models import MODEL_NAMES
 
 EXIT_BAD_INPUT = 2
@@ -312,6 +314,10 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
     click.echo("")
     click.echo(result.verdict())
     _write_outputs(result, json_path, report_path, click.get_current_context())
+    if result.interrupted:  # the rows that finished are written, marked incomplete
+        click.echo(f"featsieve: {_interrupt_word()}; the rows above are the methods that "
+                   "finished", err=True)
+        raise click.exceptions.Exit(_interrupt_code())
     if result.failed:
         raise click.exceptions.Exit(EXIT_PARTIAL)
 
@@ -369,17 +375,20 @@ def _command_line(ctx) -> str:
     parts = [ctx.command_path]
     for p in ctx.command.params:
         v = ctx.params.get(p.name)
-        if v is None or v is False or v == p.default:
+        if v is None or v is False or v == p.default or (
+                isinstance(v, (tuple, list)) and not v):
             continue
         if isinstance(p, click.Argument):
-            parts.append(str(v))
+            parts.append(shlex.quote(str(v)))
         elif v is True:
             parts.append(p.opts[0])
         elif isinstance(v, dict):  # --param KEY=VALUE pairs
             parts += [f"{p.opts[0]} " + shlex.quote(f"{k}={json.dumps(x, separators=(',', ':'))}")
                       for k, x in v.items()]
+        elif isinstance(v, (tuple, list)):  # a repeatable option: once per value
+            parts += [f"{p.opts[0]} {shlex.quote(str(x))}" for x in v]
         else:
-            parts += [p.opts[0], str(v)]
+            parts += [p.opts[0], shlex.quote(str(v))]
     return " ".join(parts)
 
 
@@ -467,7 +476,8 @@ def _parallel_backend(backend, scheduler):
 @click.option("--n-features", "-k", type=str, default=None,
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Write the reduced table (--drop columns, selected columns, target) here.")
+              help="Write the reduced table (--drop and ID-like columns, selected columns, "
+                   "target) here.")
 @click.option("--column-group", "column_group", multiple=True, metavar="NAME=COL1,COL2,...",
               help="Make these columns one unit, kept or dropped together (a one-hot block, "
                    "the parts of a date, a sensor's channels); repeat for several.")
@@ -500,7 +510,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             if len(X) < MIN_SAMPLES:
                 warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
                               f"mostly chance (compare needs {MIN_SAMPLES}).",
-                              UserWarning, stacklevel=1)
+                              DataWarning, stacklevel=1)
             resolved = detect_task(y.dropna(), task)
             k = _parse_k(n_features)
             est = make_model(model, resolved, random_state=seed)
@@ -510,7 +520,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
-            table = None
+            table, ids = None, []
             if sel is None:
                 kept = list(X.columns)
             else:
@@ -524,9 +534,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                                              max(1, int(round(k * X.shape[1]))))
                 kept = [X.columns[i] for i in np.flatnonzero(support)]
                 table = sel.scores_table(support)
-            if output:  # the --drop columns (identifiers) come back, first, for joins
+                ids = [X.columns[i] for i in np.flatnonzero(sel.columns_.left_out)]
+            if output:  # the --drop and ID-like columns (identifiers) come back, first,
+                # unchanged, so the reduced table can be joined to the source
                 tname = target if target is not None else y.name
-                reduced = pd.concat([dropped, X[kept]], axis=1)
+                reduced = pd.concat([dropped, X[ids], X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
                 if output == "-":  # standard output; the listing goes to standard error
                     reduced.to_csv(sys.stdout, index=False)
@@ -537,7 +549,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
         except (ValueError, KeyError, OSError, NotImplementedError) as exc:
             _fail(exc)
     err = output == "-"  # the table went to standard output
-    click.echo(f"{method}: kept {len(kept)} of {X.shape[1]} columns", err=err)
+    click.echo(f"{method}: kept {len(kept)} of {X.shape[1] - len(ids)} columns", err=err)
+    if ids:
+        back = "; written back to the output, first" if output else ""
+        click.echo(f"ID-like, left out of the selection{back}: "
+                   f"{', '.join(map(str, ids))}", err=err)
     if table is None:
         for c in kept:
             click.echo(f"  {c}", err=err)
@@ -784,13 +800,57 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
         click.echo(f"wrote {report_path}")
 
 
+_interrupt: list = []  # the signal that stopped the command (SIGINT, SIGTERM)
+
+
+def _on_signal(signum, frame):
+    """SIGINT and SIGTERM stop the command the same way: a KeyboardInterrupt, once."""
+    if _interrupt:  # a second signal while the finished rows are written: let them finish
+        return
+    _interrupt.append(signum)
+    raise KeyboardInterrupt
+
+
+def _interrupt_code() -> int:
+    """128 + the signal: 130 for Ctrl-C (SIGINT), 143 for SIGTERM."""
+    return 128 + (_interrupt[0] if _interrupt else signal.SIGINT)
+
+
+def _interrupt_word() -> str:
+    return "terminated" if _interrupt and _interrupt[0] == signal.SIGTERM else "interrupted"
+
+
+@contextmanager
+def _signals():
+    """SIGINT/SIGTERM handlers for the command's duration (main thread only), restored after."""
+    _interrupt.clear()
+    saved = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            saved[sig] = signal.signal(sig, _on_signal)
+    except ValueError:  # not the main thread: the caller's handlers stay
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 def main(argv=None) -> int:
-    """Entry point of the ``featsieve`` console script; returns the exit code."""
+    """Entry point of the ``featsieve`` console script; returns the exit code.
+
+    SIGINT (Ctrl-C) and SIGTERM stop a command with exit code 130 / 143;
+    ``compare`` first writes the rows that finished (``--json`` says
+    ``"complete": false``, ``"interrupted": true``). The caller's warning
+    display and signal handlers are restored on return.
+    """
     previous = warnings.showwarning
     warnings.showwarning = _show_warning  # one line per warning, no source paths
     _shown_warnings.clear()
     try:
-        return _run(argv)
+        with _signals():
+            return _run(argv)
     finally:  # a caller's own warning display comes back (the CLI is also called in-process)
         warnings.showwarning = previous
 
@@ -807,8 +867,8 @@ def _run(argv) -> int:
             click.echo(f"featsieve: error: {exc.format_message()}", err=True)
         return EXIT_BAD_INPUT
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("featsieve: interrupted", err=True)
-        return 130
+        click.echo(f"featsieve: {_interrupt_word()}", err=True)
+        return _interrupt_code()
     except click.exceptions.Exit as exc:
         return exc.exit_code
     return 0

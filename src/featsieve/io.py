@@ -315,8 +315,11 @@ def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Numeric features (e.g. the validated array of :func:`featsieve.compare`).
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        Numeric features (e.g. the validated array of :func:`featsieve.compare`),
+        or a table with text, category, boolean or date columns: those are
+        digested column by column as text (missing cells as ``\\x00``), the
+        numeric ones as float64.
     y : array-like of shape (n_samples,) or None, default=None
     feature_names : list of str or None, default=None
         Column names; taken from ``X.columns`` when ``X`` has them.
@@ -328,13 +331,26 @@ def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
     """
     if feature_names is None and hasattr(X, "columns"):
         feature_names = list(X.columns)
-    arr = np.ascontiguousarray(np.asarray(X, dtype="<f8"))
     h = hashlib.sha256()
     if feature_names is not None:
         h.update("\x1f".join(map(str, feature_names)).encode("utf-8"))
     h.update(b"\x1e")
-    h.update(str(arr.shape).encode())
-    h.update(arr.tobytes())
+    if hasattr(X, "iloc") and not all(isinstance(dt, np.dtype) and dt.kind in "biuf"
+                                      for dt in X.dtypes):
+        shape = X.shape  # text, categories, dates, nullable columns: one column at a time
+        h.update(str(shape).encode())
+        for j in range(shape[1]):
+            s = X.iloc[:, j]
+            if isinstance(s.dtype, np.dtype) and s.dtype.kind in "biuf":
+                h.update(np.ascontiguousarray(s.to_numpy(), dtype="<f8").tobytes())
+            else:
+                h.update("\x1f".join("\x00" if pd.isna(v) else str(v)
+                                      for v in s.tolist()).encode("utf-8"))
+    else:
+        arr = np.ascontiguousarray(np.asarray(X, dtype="<f8"))
+        shape = arr.shape
+        h.update(str(arr.shape).encode())
+        h.update(arr.tobytes())
     if y is not None:
         y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
         h.update(b"\x1e")
@@ -342,5 +358,5 @@ def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
             h.update(np.ascontiguousarray(y_arr, dtype="<f8").tobytes())
         else:
             h.update("\x1f".join(map(str, y_arr.tolist())).encode("utf-8"))
-    return {"rows": int(arr.shape[0]), "columns": int(arr.shape[1]) if arr.ndim == 2 else 1,
+    return {"rows": int(shape[0]), "columns": int(shape[1]) if len(shape) == 2 else 1,
             "sha256": h.hexdigest()}

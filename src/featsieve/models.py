@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.metrics import accuracy_score, mean_squared_error
 
-__all__ = ["MODEL_NAMES", "Metric", "make_model", "metric_name", "resolve_metric", "score",
-           "greater_is_better"]
+__all__ = ["MODEL_NAMES", "Metric", "TablePrep", "fit_model", "make_model", "metric_name",
+           "resolve_metric", "score", "greater_is_better"]
 
 MODEL_NAMES = ("lightgbm", "mlp", "tree", "logistic", "linear", "elm")
 
@@ -45,13 +46,17 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
     Notes
     -----
     Models see featsieve's encoded table (one column per original column:
-    numbers, booleans 0/1, category codes, dates as days; NaN where missing).
-    LightGBM and the decision tree take NaN natively (a learned direction for
-    missing values). ``mlp`` and ``logistic``/``linear`` are pipelines that
-    first impute a missing value with the column's training median
-    (``SimpleImputer``; an all-missing column is kept as zeros), then
-    standardize; category codes enter them as numbers (ordinal encoding), so
-    keeping a column keeps its one encoded column and dropping it drops it.
+    numbers, booleans 0/1, category codes, dates as days; NaN where missing)
+    and are fit through :func:`fit_model`, which tells them which columns are
+    categorical. LightGBM takes missing values and categorical columns
+    natively (``categorical_feature=``: a split groups categories; on small
+    tables ``min_data_per_group`` follows ``min_child_samples``). The decision
+    tree takes NaN natively and category codes as numbers. ``mlp``,
+    ``logistic``/``linear`` and ``elm`` prepare the table inside themselves
+    with :class:`TablePrep` (training median plus a missing-value indicator
+    for numbers; one-hot categories, missing rows a category of their own),
+    so keeping an original column keeps all of its encoded parts and
+    dropping it drops them all.
 
     Raises
     ------
@@ -65,8 +70,10 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
         import lightgbm as lgb
 
         cls = lgb.LGBMClassifier if clf else lgb.LGBMRegressor
-        small = {} if n_samples is None else {
-            "min_child_samples": int(min(20, max(2, n_samples // 10)))}
+        m = None if n_samples is None else int(min(20, max(2, n_samples // 10)))
+        # min_data_per_group (100 rows per group of categories by default) follows
+        # min_child_samples, so a categorical column can split on a small table too
+        small = {} if m is None else {"min_child_samples": m, "min_data_per_group": m}
         return cls(n_estimators=100, random_state=random_state, n_jobs=1, verbose=-1, **small)
     if name == "mlp":
         from sklearn.neural_network import MLPClassifier, MLPRegressor
@@ -75,7 +82,7 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
 
         cls = MLPClassifier if clf else MLPRegressor
         return make_pipeline(
-            _imputer(),
+            TablePrep(),
             StandardScaler(),
             cls(hidden_layer_sizes=(64,), max_iter=500, early_stopping=False,
                 random_state=random_state),
@@ -91,7 +98,7 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
         from sklearn.preprocessing import StandardScaler
 
         est = LogisticRegression(max_iter=2000) if clf else LinearRegression()
-        return make_pipeline(_imputer(), StandardScaler(), est)
+        return make_pipeline(TablePrep(), StandardScaler(), est)
     if name == "elm":
         from ._elm import ELMClassifier, ELMRegressor
 
@@ -100,10 +107,195 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
     raise ValueError(f"Unknown model {name!r}; choose one of {', '.join(MODEL_NAMES)}.")
 
 
-def _imputer():
-    from sklearn.impute import SimpleImputer
+class TablePrep(TransformerMixin, BaseEstimator):
+    """Missing cells and category codes made ready for a scikit-learn model.
 
-    return SimpleImputer(strategy="median", keep_empty_features=True)
+    The documented preprocessing of featsieve's scikit-learn models (``mlp``,
+    ``logistic``/``linear``, ``elm``), the first step of their own Pipeline.
+    Its input is featsieve's encoded table (one column per original column,
+    NaN where missing); its output holds numbers only:
+
+    - numeric, boolean and date columns: a missing cell takes the column's
+      training median, and a 0/1 indicator column says it was missing
+      (:class:`~sklearn.impute.SimpleImputer` with ``add_indicator=True``:
+      indicators for the columns with a missing cell in training; an
+      all-missing column is zeros);
+    - categorical columns (``categorical``; codes ``0..k-1``): one-hot
+      encoded, missing rows a category of their own, a category not seen in
+      training all zeros (:class:`~sklearn.preprocessing.OneHotEncoder` with
+      ``handle_unknown="ignore"``).
+
+    Every output column comes from one input column, so a selection that
+    keeps an original column gives the model all of its parts, and dropping
+    the column drops them all.
+
+    Parameters
+    ----------
+    categorical : array-like of bool of shape (n_features,), array-like of int, or None, \
+default=None
+        The categorical columns of the input (a mask or positions); None:
+        none. :func:`fit_model` sets it for the columns a model is fit on.
+
+    Attributes
+    ----------
+    transformer_ : ColumnTransformer
+    owner_ : ndarray of int, shape (n_output_columns,)
+        The input column each output column comes from (importances of the
+        model behind it are summed back per input column by
+        :func:`featsieve._importance.model_importances`).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0], [np.nan, 1], [3.0, 2], [5.0, np.nan]])
+    >>> TablePrep(categorical=[False, True]).fit_transform(X).shape  # x, missing, 4 categories
+    (4, 6)
+    """
+
+    def __init__(self, categorical=None):
+        self.categorical = categorical
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    def _categorical_mask(self, d: int) -> np.ndarray:
+        if self.categorical is None:
+            return np.zeros(d, dtype=bool)
+        c = np.asarray(self.categorical)
+        if c.dtype == bool:
+            if c.shape != (d,):
+                raise ValueError(f"TablePrep: categorical has {c.size} entries for {d} "
+                                 "columns.")
+            return c
+        mask = np.zeros(d, dtype=bool)
+        if c.size and (c.min() < 0 or c.max() >= d):
+            raise ValueError(f"TablePrep: categorical positions {c.tolist()} outside the {d} "
+                             "columns.")
+        mask[c.astype(np.int64)] = True
+        return mask
+
+    def fit(self, X, y=None):
+        """Learn the medians, which columns had missing cells, and the categories."""
+        from sklearn.compose import ColumnTransformer
+        from sklearn.impute import SimpleImputer
+        from sklearn.preprocessing import OneHotEncoder
+        from sklearn.utils.validation import validate_data
+
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        cat = self._categorical_mask(X.shape[1])
+        parts = []
+        if (~cat).any():
+            parts.append(("numbers", SimpleImputer(strategy="median", add_indicator=True,
+                                                   keep_empty_features=True),
+                          np.flatnonzero(~cat)))
+        if cat.any():
+            parts.append(("categories", OneHotEncoder(handle_unknown="ignore",
+                                                      sparse_output=False),
+                          np.flatnonzero(cat)))
+        self.transformer_ = ColumnTransformer(parts, sparse_threshold=0.0).fit(X)
+        owner = []  # the input column of every output column, in the output's order
+        for name, fitted, cols in self.transformer_.transformers_:
+            if name == "numbers":
+                owner += list(cols)
+                if fitted.indicator_ is not None:
+                    owner += [cols[i] for i in fitted.indicator_.features_]
+            elif name == "categories":
+                owner += [c for c, cats in zip(cols, fitted.categories_, strict=True)
+                          for _ in cats]
+        self.owner_ = np.asarray(owner, dtype=np.int64)
+        return self
+
+    def transform(self, X):
+        """The prepared table: numbers, missing-value indicators and one-hot categories."""
+        from sklearn.utils.validation import check_is_fitted, validate_data
+
+        check_is_fitted(self, "transformer_")
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan",
+                          reset=False)
+        return self.transformer_.transform(X)
+
+
+def _is_lightgbm(estimator) -> bool:
+    return type(estimator).__module__.partition(".")[0] == "lightgbm"
+
+
+def takes_sample_weight(estimator) -> bool:
+    """Whether ``estimator``'s fit takes ``sample_weight`` (a Pipeline: its last step's)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import has_fit_parameter
+
+    if isinstance(estimator, Pipeline):
+        estimator = estimator.steps[-1][1]
+    return has_fit_parameter(estimator, "sample_weight")
+
+
+def fit_model(estimator, X, y, categorical=None, sample_weight=None):
+    """Fit a fresh copy of ``estimator`` on ``X``, telling it which columns are categorical.
+
+    The one place featsieve's models learn the column kinds: LightGBM gets the
+    categorical columns as ``categorical_feature`` (native categorical splits;
+    NaN is missing for every column); every :class:`TablePrep` step of a
+    Pipeline, and the ELM's own preparation, get them as ``categorical``.
+    Other estimators are fit on ``X`` as it is (category codes as numbers).
+
+    Parameters
+    ----------
+    estimator : unfitted estimator
+        Cloned, never modified.
+    X : ndarray of shape (n_samples, n_features)
+        featsieve's encoded columns (category codes ``0..k-1``, NaN missing).
+    y : ndarray of shape (n_samples,)
+    categorical : array-like of bool of shape (n_features,) or None, default=None
+        The categorical columns of ``X``.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights for the model's fit (a Pipeline's last step gets them).
+
+    Returns
+    -------
+    model : fitted estimator
+
+    Raises
+    ------
+    TypeError
+        ``sample_weight`` for a model whose fit takes none.
+    """
+    from sklearn.base import clone
+
+    est = clone(estimator)
+    mask = None if categorical is None else np.asarray(categorical, dtype=bool)
+    if mask is not None and mask.shape != (np.shape(X)[1],):
+        raise ValueError(f"categorical has {mask.size} entries; X has {np.shape(X)[1]} "
+                         "columns.")
+    kw = {}
+    if _is_lightgbm(est):
+        if mask is not None and mask.any():
+            kw["categorical_feature"] = np.flatnonzero(mask).tolist()
+    else:
+        _set_categorical(est, mask)
+    if sample_weight is not None:
+        from sklearn.pipeline import Pipeline
+
+        if not takes_sample_weight(est):
+            raise TypeError(f"{type(est).__name__}.fit takes no sample_weight; use a model "
+                            "that does (LightGBM, scikit-learn trees) or fit without "
+                            "sample_weight.")
+        key = f"{est.steps[-1][0]}__sample_weight" if isinstance(est, Pipeline) else "sample_weight"
+        kw[key] = sample_weight
+    return est.fit(X, y, **kw)
+
+
+def _set_categorical(est, mask) -> None:
+    """Set ``categorical`` on ``est`` (an ELM) or on its Pipeline's :class:`TablePrep` steps."""
+    from ._elm import _BaseELM
+
+    if isinstance(est, (TablePrep, _BaseELM)):
+        est.set_params(categorical=mask)
+    for _, step in getattr(est, "steps", []):
+        if isinstance(step, TablePrep):
+            step.set_params(categorical=mask)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,8 @@ DEFAULT_FRACTIONS = (0.45, 0.30, 0.10, 0.15)
 MIN_SAMPLES = 20  # fewest rows the four-part split accepts
 
 
-def holdout_split(n_samples: int, y, fraction: float, *, stratify: bool, random_state=None):
+def holdout_split(n_samples: int, y, fraction: float, *, stratify: bool, random_state=None,
+                  groups=None):
     """Indices of a seeded (stratified) split into a fit part and a held-out part.
 
     Parameters
@@ -41,13 +42,35 @@ def holdout_split(n_samples: int, y, fraction: float, *, stratify: bool, random_
         Stratify by ``y`` (classification). Falls back to a plain shuffle when a
         class is too small to appear on both sides.
     random_state : int, RandomState or None
+    groups : array-like of shape (n_samples,) or None, default=None
+        Group labels: each group lands whole on one side (scikit-learn's
+        ``GroupShuffleSplit``, ``fraction`` a share of the groups; no
+        stratification). At least two groups are needed.
 
     Returns
     -------
     fit_idx, held_idx : ndarray of int
+
+    Raises
+    ------
+    ValueError
+        ``groups`` with fewer than two groups.
     """
     idx = np.arange(n_samples)
     seed = check_random_state(random_state).randint(0, 2**31 - 1)
+    if groups is not None:
+        from sklearn.model_selection import GroupShuffleSplit
+
+        groups = np.asarray(groups)
+        n_groups = len(np.unique(groups))
+        if n_groups < 2:
+            raise ValueError(f"groups holds {n_groups} group; splitting the rows by group "
+                             "needs at least two.")
+        share = fraction if not isinstance(fraction, (int, np.integer)) else fraction / n_samples
+        share = min(max(share, 1 / n_groups), 1 - 1 / n_groups)
+        a, b = next(GroupShuffleSplit(n_splits=1, test_size=share, random_state=seed).split(
+            idx, groups=groups))
+        return np.sort(a), np.sort(b)
     strat = y if stratify else None
     if strat is not None:
         _, counts = np.unique(strat, return_counts=True)

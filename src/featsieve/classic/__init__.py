@@ -11,7 +11,11 @@ Real tables (``BaseSelector``: one encoded column per original column): the
 model-based selectors (forward, embedded, RFE/RFECV) give missing values to a
 model that takes NaN (LightGBM, scikit-learn trees) as NaN and impute them for
 any other (training median; a categorical column's missing rows are a category
-of their own); categories reach the model as codes. The filter imputes, then
+of their own); every model fit goes through :func:`featsieve.models.fit_model`,
+so LightGBM splits categorical columns natively and the scikit-learn models
+one-hot encode them inside their Pipeline (RFE's elimination is scikit-learn's
+loop written out for that; RFECV passes column subsets the model cannot
+identify, so categories reach it as codes). The filter imputes, then
 scores categories by Cramér's V / the correlation ratio (``cc``) or as discrete
 (``mi``); ``purity``, ANOVA F and ReliefF see the codes.
 """

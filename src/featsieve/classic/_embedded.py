@@ -6,8 +6,8 @@ import numbers
 import warnings
 
 import numpy as np
-from sklearn.base import clone
-from sklearn.feature_selection import RFE, RFECV
+from sklearn.feature_selection import RFECV
+from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
@@ -23,6 +23,8 @@ from .._resources import (
 )
 from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
 from .._validation import N_FEATURES_CONSTRAINT
+from ..models import fit_model
+from ..protocol import inner_cv
 
 
 class EmbeddedSelector(BaseSelector):
@@ -76,12 +78,13 @@ class EmbeddedSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * n_features, fits=1,
                     fit_seconds=fit_seconds(kind, n_samples, n_features), model=kind)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
         else:
-            est = clone(self.estimator)
-        est.fit(X, y)
+            est = self.estimator
+        # sample_weight: the model's own fit takes it (its importances follow the weights)
+        est = fit_model(est, X, y, categorical=self._fit_categorical, sample_weight=sample_weight)
         imp = model_importances(est, X, y, random_state=self.random_state)
         total = imp.sum()
         shares = imp / total if total > 0 else np.zeros_like(imp)
@@ -189,7 +192,14 @@ class RFESelector(BaseSelector):
         the row subsample of ``max_samples`` (empty otherwise).
     n_samples_used_ : int
         Rows the elimination fits read.
-    rfe_ : fitted sklearn RFE
+    estimator_ : fitted estimator
+        The model refit on the kept columns (absent when nothing was eliminated).
+    rfe_ : None
+        Kept for compatibility: the elimination is scikit-learn's RFE loop
+        written out (:func:`_rfe_path`), so that each fit is told which of its
+        columns are categorical (LightGBM's native categorical splits,
+        :func:`featsieve.models.fit_model`); on a numeric table it gives
+        scikit-learn's ``RFE`` support and ranking.
 
     References
     ----------
@@ -229,7 +239,7 @@ class RFESelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs, model=kind,
                     strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
         d = X.shape[1]
         k = self._n_to_select(d)
         step, strategy = _resolve_step(self.step, d, type(self).__name__)
@@ -242,11 +252,41 @@ class RFESelector(BaseSelector):
             self.n_model_fits_ = 0
             return self
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
-        rfe = RFE(est, n_features_to_select=k, step=step,
-                  importance_getter=_importance_getter).fit(X, y)
-        self.rfe_, self.support_, self.ranking_ = rfe, rfe.support_, rfe.ranking_
+        self.support_, self.ranking_, self.estimator_ = _rfe_path(
+            est, X, y, k, step, self._fit_categorical, sample_weight)
+        self.rfe_ = None
         self.n_model_fits_ = int(np.ceil((d - k) / step)) + 1
         return self
+
+
+def _rfe_path(estimator, X, y, k: int, step: int, categorical, sample_weight=None):
+    """scikit-learn's RFE elimination (``RFE._fit``), each fit told the categorical columns.
+
+    The loop of :class:`sklearn.feature_selection.RFE` (importances squared,
+    ``np.argsort``, the ``step`` lowest removed, ranking incremented for the
+    removed ones), written out so that every model fit goes through
+    :func:`featsieve.models.fit_model` with the categorical columns of its
+    subset (LightGBM's native categorical splits; scikit-learn's RFE passes
+    the subsets to the model without saying which columns they are).
+
+    ``sample_weight`` goes to every fit. Returns ``(support, ranking, final_model)``.
+    """
+    d = X.shape[1]
+    support = np.ones(d, dtype=bool)
+    ranking = np.ones(d, dtype=np.int64)
+    while support.sum() > k:
+        features = np.flatnonzero(support)
+        model = fit_model(estimator, X[:, features], y, categorical=categorical[features],
+                          sample_weight=sample_weight)
+        imp = np.asarray(_importance_getter(model), dtype=np.float64)
+        imp = imp ** 2 if imp.ndim == 1 else (imp ** 2).sum(axis=0)
+        ranks = np.ravel(np.argsort(imp))
+        support[features[ranks][:min(step, int(support.sum()) - k)]] = False
+        ranking[~support] += 1
+    features = np.flatnonzero(support)
+    return support, ranking, fit_model(estimator, X[:, features], y,
+                                       categorical=categorical[features],
+                                       sample_weight=sample_weight)
 
 
 class RFECVSelector(BaseSelector):
@@ -329,7 +369,7 @@ class RFECVSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=k * f1 + f2,
                     fit_seconds=k * s1 + s2, model=kind, strategy=strategy)
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, groups=None):
         d = X.shape[1]
         step, strategy = _resolve_step(self.step, d, type(self).__name__,
                                        AUTO_STEP_FRACTION_CV)
@@ -344,10 +384,15 @@ class RFECVSelector(BaseSelector):
         est = self.estimator if self.estimator is not None else default_tree(self.task_, random_state=0, max_depth=6)
         cv = cv_splitter(self.task_, self.cv, self.random_state) if isinstance(
             self.cv, numbers.Integral) else self.cv
+        if groups is not None and isinstance(self.cv, numbers.Integral):
+            # folds that keep each group whole (StratifiedGroupKFold / GroupKFold)
+            cv = check_cv(inner_cv(self.task_, self.cv, groups=groups, y=y,
+                                   random_state=self.random_state))
         min_k = min(self.min_features_to_select, d)
         rfecv = RFECV(est, step=step, cv=cv, scoring=self.scoring or scorer_for(self.task_),
                       min_features_to_select=min_k, n_jobs=self.n_jobs,
-                      importance_getter=_importance_getter).fit(X, y)
+                      importance_getter=_importance_getter).fit(
+                          X, y, **({} if groups is None else {"groups": groups}))
         per_path = int(np.ceil((d - min_k) / step)) + 1
         self.rfecv_, self.support_, self.ranking_ = rfecv, rfecv.support_, rfecv.ranking_
         self.cv_results_ = rfecv.cv_results_

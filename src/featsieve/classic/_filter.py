@@ -50,6 +50,10 @@ class UnivariateFilter(BaseSelector):
 
     Notes
     -----
+    ``fit(..., sample_weight=)``: ``"cc"`` and ``"purity"`` weight the rows
+    (weighted correlation, Cramér's V and correlation ratio; weighted impurities);
+    ``"mi"`` and callables raise a TypeError naming ``sample_weight``.
+
     Missing values are imputed before scoring (``BaseSelector``: the training
     median; a categorical column's missing rows are a category of their own).
     Categorical columns: ``"mi"`` counts them and booleans as discrete
@@ -108,22 +112,31 @@ class UnivariateFilter(BaseSelector):
                                    and self.score_func == "mi") else None
         return self.max_samples
 
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
+        if sample_weight is not None and self.score_func not in ("cc", "purity"):
+            raise TypeError(
+                f"UnivariateFilter({self.score_func!r}) does not use sample_weight: "
+                "scikit-learn's mutual-information estimator and a callable score are "
+                "unweighted. Use score_func='cc' or 'purity' (weighted), or fit without "
+                "sample_weight.")
         rows, self.strategy_ = capped_rows(
             type(self).__name__, y, self._row_cap(), auto=ROWS_SCORES,
             stratify=self.task_ == "classification", random_state=self.random_state)
         if rows is not None:
             X, y = X[rows], y[rows]
+            if sample_weight is not None:
+                sample_weight = np.asarray(sample_weight)[rows]
         self.n_samples_used_ = X.shape[0]
         if self.score_func == "mi":
             scores = mutual_info_scores(X, y, task=self.task_, random_state=self.random_state,
                                         n_jobs=self.n_jobs, discrete=self._fit_discrete)
         elif self.score_func == "cc":
             scores = abs_correlation_scores(X, y, task=self.task_,
-                                            categorical=self._fit_categorical)
+                                            categorical=self._fit_categorical,
+                                            sample_weight=sample_weight)
         elif self.score_func == "purity":
             scores = stump_gain_scores(X, y, min_samples_leaf=self.min_samples_leaf,
-                                       task=self.task_)
+                                       task=self.task_, sample_weight=sample_weight)
         else:
             scores = np.asarray(self.score_func(X, y), dtype=np.float64).ravel()
             if scores.shape != (X.shape[1],):

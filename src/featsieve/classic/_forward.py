@@ -6,7 +6,6 @@ import numbers
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -15,11 +14,13 @@ from .._base import BaseSelector
 from .._importance import model_importances
 from .._resources import Cost, fit_seconds, model_kind
 from .._utils import default_tree, scorer_for
+from ..models import fit_model
 from ..protocol import holdout_split
 
 
-def _fit_score(estimator, X_tr, y_tr, X_va, y_va, cols, scorer):
-    est = clone(estimator).fit(X_tr[:, cols], y_tr)
+def _fit_score(estimator, X_tr, y_tr, X_va, y_va, cols, scorer, categorical=None):
+    cat = None if categorical is None else categorical[cols]
+    est = fit_model(estimator, X_tr[:, cols], y_tr, categorical=cat)
     return scorer(est, X_va[:, cols], y_va)
 
 
@@ -132,7 +133,7 @@ class ForwardSelector(BaseSelector):
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs,
                     predictions=(fits - (m < d)) * n_va, model=kind, strategy=strategy)
 
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _fit(self, X, y, X_val=None, y_val=None, groups=None):
         clf = self.task_ == "classification"
         if self.estimator is None:
             est = default_tree(self.task_, max_depth=6, random_state=0)
@@ -141,7 +142,8 @@ class ForwardSelector(BaseSelector):
         scorer = get_scorer(self.scoring or scorer_for(self.task_))
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                   random_state=check_random_state(self.random_state))
+                                   random_state=check_random_state(self.random_state),
+                                   groups=groups)
             X_tr, y_tr, X_va, y_va = X[tr], y[tr], X[va], y[va]
         else:
             X_va, y_va = self._validate_val(X_val, y_val)
@@ -154,7 +156,7 @@ class ForwardSelector(BaseSelector):
         pool = list(range(d))
         self.strategy_ = ""
         if self.max_candidates is not None and d > self.max_candidates:
-            screen = clone(est).fit(X_tr, y_tr)
+            screen = fit_model(est, X_tr, y_tr, categorical=self._fit_categorical)
             imp = model_importances(screen, X_tr, y_tr, random_state=0)
             pool = sorted(np.lexsort((np.arange(d), -imp))[: self.max_candidates].tolist())
             fits += 1
@@ -164,7 +166,8 @@ class ForwardSelector(BaseSelector):
         for rnd in range(1, min(self.max_rounds, len(pool)) + 1):
             cands = [j for j in pool if j not in chosen]
             scores = parallel(
-                delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer)
+                delayed(_fit_score)(est, X_tr, y_tr, X_va, y_va, chosen + [j], scorer,
+                                    self._fit_categorical)
                 for j in cands
             )
             fits += len(cands)

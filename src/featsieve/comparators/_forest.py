@@ -153,9 +153,10 @@ class BorutaSelector(BaseSelector):
                       alpha=self.alpha, two_step=self.two_step, max_iter=self.max_iter,
                       random_state=seed_of(self.random_state), verbose=0)
         bp.fit(X, y)
-        self.tentative_ = np.asarray(bp.support_weak_, bool)
+        tentative = np.asarray(bp.support_weak_, bool)
         support = np.asarray(bp.support_, bool)
-        self.support_ = support | self.tentative_ if self.keep_tentative else support
+        self.support_ = support | tentative if self.keep_tentative else support
+        self.tentative_ = self._to_input_columns(tentative, False)
         self.ranking_ = np.asarray(bp.ranking_, np.int64)
         # importance_history_ holds one row per iteration after a row of zeros
         self.n_iter_ = max(1, int(np.shape(bp.importance_history_)[0]) - 1)

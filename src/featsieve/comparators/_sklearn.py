@@ -162,15 +162,10 @@ class L1Selector(BaseSelector):
         self.n_model_fits_ = len(grid) * (cv.get_n_splits() + 2)
         return self
 
-    def _expand_fitted(self, usable):
-        super()._expand_fitted(usable)
-        if not usable.all():
-            full = []
-            for value, support in self.path_:
-                s = np.zeros(usable.shape[0], dtype=bool)
-                s[usable] = support
-                full.append((value, s))
-            self.path_ = full
+    def _expand_fitted(self):
+        super()._expand_fitted()
+        self.path_ = [(value, self._to_input_columns(support, False))
+                      for value, support in self.path_]
 
     def penalty_grid(self) -> list[float]:
         """Penalties of the path whose supports differ (the first of each), non-empty ones.
@@ -324,12 +319,9 @@ class PermutationSelector(BaseSelector):
         self.n_model_fits_ = 1
         return self
 
-    def _expand_fitted(self, usable):
-        super()._expand_fitted(usable)
-        if not usable.all():
-            std = np.zeros(usable.shape[0])
-            std[usable] = self.importances_std_
-            self.importances_std_ = std
+    def _expand_fitted(self):
+        super()._expand_fitted()
+        self.importances_std_ = self._to_input_columns(self.importances_std_, 0.0)
 
     def support_at(self, *, n_std: float | None = None, n_features: int | None = None):
         """The noise rule with another multiplier, or the top ``n_features`` by mean drop.

@@ -34,6 +34,7 @@ from .._registry import (
 )
 from .._resources import LeftOutWarning
 from .._validation import FewerFeaturesWarning, validate_Xy
+from .._warnings import ProtocolWarning
 from ..models import Metric, make_model, metric_value, resolve_metric
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
 from ._refit import evaluate_support
@@ -49,6 +50,8 @@ ALPHA = 0.05
 # metrics between 0 and 1: their test intervals are clipped to [0, 1]
 _UNIT_METRICS = ("accuracy", "balanced_accuracy", "top_k_accuracy", "roc_auc", "f1",
                  "precision", "recall", "jaccard", "average_precision")
+# error metrics (never negative): their test intervals are clipped below at 0
+_ERROR_METRICS = ("mse", "mae", "log_loss", "root_mean", "mean_", "median_absolute")
 # the columns of the printed table and of ``to_frame()``, in order
 FRAME_COLUMNS = ["method", "n_selected", "n_selected_range", "test_mean", "test_halfwidth",
                  "test_ci",
@@ -88,6 +91,7 @@ class ComparisonResult:
         ``mean_absolute_error``, ...).
     greater_is_better : bool
     n_samples, n_features : int
+        Rows, and feature columns (ID-like columns left out are not counted).
     split : dict
         Rows in each part of the protocol (first repeat).
     seeds : list of int
@@ -128,6 +132,9 @@ class ComparisonResult:
         One per method that raised in a repeat: ``method`` and ``failed`` (the
         exception's type and first line). Its numbers are in no row; the other
         methods complete (``to_dict()["complete"]`` is False).
+    interrupted : bool
+        The run was stopped (Ctrl-C, SIGTERM) and holds the repeats that
+        finished (``to_dict()["complete"]`` is False; a note says how many).
     notes : list of str
         Plain-language lines: how the number of repeats and the metric were
         chosen, a time budget that stopped repeats, what a grouped or
@@ -150,6 +157,7 @@ class ComparisonResult:
     fingerprint: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def random_state(self):
@@ -160,7 +168,14 @@ class ComparisonResult:
         return len(self.seeds)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (the schema of ``featsieve compare --json``)."""
+        """JSON-ready dict (the schema of ``featsieve compare --json``).
+
+        ``results`` holds one row per selection (``all`` first, then the methods);
+        in it ``n_selected`` is ``len(selected)``, the columns kept in at least half
+        of the repeats, and ``n_selected_mean`` the mean count over repeats (the
+        printed table's ``n_selected``). The no-column reference (majority class /
+        mean) is the separate ``baseline`` row; failed methods are in ``failed``.
+        """
         return {
             "dataset": self.dataset,
             "task": self.task,
@@ -172,9 +187,11 @@ class ComparisonResult:
             "n_repeats": self.n_repeats,
             "seeds": list(self.seeds),
             "random_state": self.random_state,
-            "results": [dict(r) for r in self.rows],
+            "results": [_json_row(r) for r in self.rows if r["method"] != BASELINE],
+            "baseline": next((dict(r) for r in self.rows if r["method"] == BASELINE), None),
             "failed": [dict(r) for r in self.failed],
-            "complete": not self.failed,
+            "complete": not self.failed and not self.interrupted,
+            "interrupted": self.interrupted,
             "notes": list(self.notes),
             "fingerprint": dict(self.fingerprint),
             "params": dict(self.params),
@@ -347,8 +364,9 @@ class _Refits:
     (threads: the parts are shared, not copied).
     """
 
-    def __init__(self, X, y, split, model, task, metric, n_jobs=None):
+    def __init__(self, X, y, split, model, task, metric, n_jobs=None, categorical=None):
         self.model, self.task, self.metric, self.n_jobs = model, task, metric, n_jobs
+        self.categorical = categorical
         self.fit = (X[split.fit], y[split.fit])
         self.parts = {"model_val": (X[split.model_val], y[split.model_val]),
                       "test": (X[split.test], y[split.test])}
@@ -357,7 +375,7 @@ class _Refits:
     def _run(self, part, support):
         Xe, ye = self.parts[part]
         return evaluate_support(self.model, self.task, *self.fit, Xe, ye, support, self.metric,
-                                return_constant=True)
+                                return_constant=True, categorical=self.categorical)
 
     def score_many(self, part, supports) -> list:
         """``(score, constant)`` of each support on ``part``, in order."""
@@ -377,15 +395,13 @@ class _Refits:
         return self.score_many(part, [np.asarray(support, bool)])[0]
 
 
-def _tune(spec, selector, d, refits: _Refits):
+def _tune(spec, selector, d, refits: _Refits, usable: int):
     """The candidate ``compare`` keeps: ``(label, cut, support, model_val_score, n_scored)``.
 
     Every candidate of the spec's tuning grid is refit and scored on model-val
     (an empty selection is never a candidate); the best wins, ties to fewer
     columns. When the metric cannot score model-val: the smallest candidate.
     """
-    usable = int((~selector.constant_features_).sum()) if hasattr(
-        selector, "constant_features_") else d
     cands = tuning_candidates(spec, selector, usable, with_values=True)
     kept = [(label, c, np.asarray(mask, bool)) for label, (c, mask) in cands.items()
             if np.asarray(mask, bool).any()]
@@ -405,8 +421,10 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
                 refits: _Refits | None = None):
     name = spec.name
     table = X if table is None else table
-    refits = refits if refits is not None else _Refits(X, y, split, model, task, metric)
     d = X.shape[1]
+    cat = None if columns is None else columns.categorical  # for the refit models
+    refits = refits if refits is not None else _Refits(X, y, split, model, task, metric,
+                                                       categorical=cat)
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
@@ -421,7 +439,15 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             selector.set_params(**spec.path_params_for(*X.shape))
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns)
-        label, cut, support, model_val_score, n_scored = _tune(spec, selector, d, refits)
+        never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
+        if hasattr(selector, "constant_features_"):
+            never |= np.asarray(selector.constant_features_, bool)
+        if hasattr(selector, "duplicate_of_"):
+            never |= np.asarray(selector.duplicate_of_) >= 0
+        if columns is not None:
+            never |= columns.left_out
+        label, cut, support, model_val_score, n_scored = _tune(
+            spec, selector, d, refits, usable=int((~never).sum()))
         own = getattr(selector, "selection_score_", None)
         default_metric = metric.scorer == resolve_metric(None, task).scorer
         own = metric_value(task, own) if (own is not None and default_metric) else None
@@ -471,33 +497,49 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
     pbar = bar(len(specs), desc=f"seed {seed}", unit="method", enabled=progress,
                leave=False, lines=True)
     rows, selectors = [], {}
-    refits = _Refits(X, y, split, model, task, metric, n_jobs)
+    refits = _Refits(X, y, split, model, task, metric, n_jobs,
+                     categorical=None if columns is None else columns.categorical)
     # warnings are collected and raised again by the caller's process, once each
+    interrupted = False
     with use_k_grid(k_values), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for spec in specs:
-            pbar.set_postfix_str(spec.name)
-            try:
-                row, sel = _run_method(spec, X, y, names, task, split, model, metric, seed,
-                                       n_jobs, groups=groups, ordered=ordered, table=table,
-                                       columns=columns, refits=refits)
-            except Exception as exc:  # one method's failure never sinks the run
-                if spec.name in (ALL, BASELINE):
-                    raise
-                text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                row, sel = {"method": spec.name,
-                            "failed": f"{type(exc).__name__}: {text}"[:300]}, None
-            rows.append(row)
-            if keep_selectors and sel is not None:
-                selectors[spec.name] = sel
-            pbar.update(1)
+        try:
+            for spec in specs:
+                pbar.set_postfix_str(spec.name)
+                try:
+                    row, sel = _run_method(spec, X, y, names, task, split, model, metric,
+                                           seed, n_jobs, groups=groups, ordered=ordered,
+                                           table=table, columns=columns,
+                                           refits=refits)
+                except Exception as exc:  # one method's failure never sinks the run
+                    if spec.name in (ALL, BASELINE):
+                        raise
+                    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                    row, sel = {"method": spec.name,
+                                "failed": f"{type(exc).__name__}: {text}"[:300]}, None
+                rows.append(row)
+                if keep_selectors and sel is not None:
+                    selectors[spec.name] = sel
+                pbar.update(1)
+        except KeyboardInterrupt:  # Ctrl-C / SIGTERM: keep the methods that finished
+            interrupted = True
     pbar.close()
     seen = list(dict.fromkeys((w.category, str(w.message)) for w in caught))
     return {"seed": seed, "split": split.sizes(), "rows": rows, "selectors": selectors,
-            "warnings": seen}
+            "warnings": seen, "interrupted": interrupted}
 
 
 # ---------------------------------------------------------------- summary
+def _json_row(row: dict) -> dict:
+    """A results row of the JSON: ``n_selected`` counts ``selected`` (kept in at least
+    half of the repeats), ``n_selected_mean`` is the mean count over repeats."""
+    out = dict(row)
+    if "selected" in out:
+        out["n_selected_mean"] = out["n_selected"]
+        out["n_selected"] = len(out["selected"])
+    return out
+
+
 def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     """One table row from the per-repeat rows of one method."""
     tests = np.array([r["test_score"] for r in reps], float)
@@ -515,6 +557,8 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     half = None if t["ci"][0] is None else (t["ci"][1] - t["ci"][0]) / 2
     if t["ci"][0] is not None and metric.name.startswith(_UNIT_METRICS):
         t["ci"] = [max(0.0, t["ci"][0]), min(1.0, t["ci"][1])]  # e.g. no accuracy above 1
+    elif t["ci"][0] is not None and metric.name.startswith(_ERROR_METRICS):
+        t["ci"] = [max(0.0, t["ci"][0]), t["ci"][1]]  # no negative squared error
     out.update(test_mean=t["mean"], test_halfwidth=half, test_ci=t["ci"], test_se=t["se"],
                test_scores=[float(v) for v in tests])
     if base_scores is not None and method != ALL:
@@ -646,13 +690,22 @@ def _seed_list(seeds, n_repeats, random_state, n_rows, notes) -> list:
         else:  # None or a RandomState: draw the first seed from it
             first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
         seeds = [first + i for i in range(n_repeats)]
+    if len(seeds) < 3:
+        notes.append(f"only {len(seeds)} repeat{'s' if len(seeds) > 1 else ''}: the intervals "
+                     "and tests have 1 degree of freedom or none and say little (use at least 3, "
+                     "5 by default below 10,000 rows)")
     return seeds
 
 
 def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw, *,
                  n_jobs, outer, progress) -> list:
     """Every repeat (through joblib when several run at once), in seed order; None for a
-    repeat the time budget did not start."""
+    repeat the time budget did not start.
+
+    An interrupt (KeyboardInterrupt: Ctrl-C, or SIGTERM through the CLI's handler)
+    stops the run: the repeats that finished are returned, and the last one marked
+    ``"interrupted"`` (a repeat cut short holds the methods that finished in it).
+    """
     from joblib import Parallel, delayed
 
     from ..progress import bar
@@ -660,23 +713,47 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
     r, started = len(seeds), kw["started"]
     pbar = bar(r, desc="repeats", unit="repeat", enabled=progress and r > 1, lines=True)
     reps = []
-    if outer == 1:
-        for i, s in enumerate(seeds):
-            reps.append(_repeat(X, y, names, task, specs, estimator, metric, s,
-                                window=windows[i], keep_selectors=i == 0, progress=progress,
-                                **{**kw, "started": started if i else None}))
-            pbar.update(1)
-    else:
-        gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
-                             window=windows[i], keep_selectors=i == 0, progress=False,
-                             **{**kw, "started": started if i else None})
-            for i, s in enumerate(seeds))
-        for rep in gen:
-            reps.append(rep)
-            pbar.update(1)
+    try:
+        if outer == 1:
+            for i, s in enumerate(seeds):
+                reps.append(_repeat(X, y, names, task, specs, estimator, metric, s,
+                                    window=windows[i], keep_selectors=i == 0,
+                                    progress=progress,
+                                    **{**kw, "started": started if i else None}))
+                pbar.update(1)
+                if reps[-1] is not None and reps[-1]["interrupted"]:
+                    break
+        else:
+            gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+                delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
+                                 window=windows[i], keep_selectors=i == 0, progress=False,
+                                 **{**kw, "started": started if i else None})
+                for i, s in enumerate(seeds))
+            for rep in gen:
+                reps.append(rep)
+                pbar.update(1)
+    except KeyboardInterrupt:
+        reps.append({"interrupted": True, "rows": []})  # the repeats that finished stay
     pbar.close()
     return reps
+
+
+def _finished(reps) -> tuple[list, bool]:
+    """The repeats to summarise and whether the run was interrupted.
+
+    After an interrupt the whole repeats are kept; when none finished, the
+    methods that finished in the first one. Raises KeyboardInterrupt when not
+    even ``all`` finished (nothing to write).
+    """
+    reps = [x for x in reps if x is not None]
+    if not any(x["interrupted"] for x in reps):
+        return reps, False
+    whole = [x for x in reps if not x["interrupted"]]
+    if not whole:
+        whole = [x for x in reps[:1] if any(r["method"] == ALL for r in x["rows"])]
+    if not whole:
+        raise KeyboardInterrupt
+    return whole, True
 
 
 def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
@@ -685,6 +762,8 @@ def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
     n_test = sizes["test"]
     n_train = sum(sizes.values()) - n_test
     by_method = {m: [] for m in methods}
+    methods = [m for m in methods if any(row["method"] == m for rep in reps
+                                         for row in rep["rows"])]  # after an interrupt
     failures: dict = {}  # a method that raised in any repeat: one "failed" row, no numbers
     for rep in reps:
         for row in rep["rows"]:
@@ -708,7 +787,7 @@ def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, struc
 
     if structured:
         warnings.warn("the audit columns (noise pool, nested CV) use shuffled folds: they "
-                      "do not keep groups whole or time order yet.", UserWarning,
+                      "do not keep groups whole or time order yet.", ProtocolWarning,
                       stacklevel=3)
     seed = result.seeds[0]
     model = make_model(estimator, result.task, random_state=seed) if isinstance(
@@ -719,6 +798,24 @@ def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, struc
                       n_jobs=n_jobs, progress=progress,
                       specs=[s for s in specs if s.name != BASELINE],
                       **(audit if isinstance(audit, dict) else {}))
+
+
+def _warn_target_copies(data, names) -> None:
+    """One :class:`TargetLeakWarning` naming the columns that give the target exactly."""
+    from .._validation import TargetLeakWarning, target_copies
+
+    skip = data.constant.copy()
+    if data.columns is not None:
+        skip |= data.columns.left_out
+    leaks = [str(names[j]) for j in target_copies(data.X, np.asarray(data.y), data.task, skip)]
+    if leaks:
+        cols = ", ".join(repr(c) for c in leaks)
+        warnings.warn(
+            f"Column{'s' if len(leaks) > 1 else ''} {cols} give{'' if len(leaks) > 1 else 's'} "
+            "the target exactly on every row: a copy or a consequence of the target? Every "
+            "method will keep it; if it is not known when you predict, leave it out "
+            f"(--drop {leaks[0]} in the CLI, or drop the column).", TargetLeakWarning,
+            stacklevel=3)
 
 
 def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> list:
@@ -852,6 +949,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                        categorical=categorical, numeric=numeric)
     task = data.task
     raw_y = y
+    _warn_target_copies(data, names)
     Xv, yv, table, groups_v, time_v = _rows_in_order(data, groups_v, groups_name, time_v)
     metric = resolve_metric(scoring, task, yv)
     specs = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
@@ -876,14 +974,18 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
               table=table, columns=data.columns)
     reps = _run_repeats(Xv, yv, names, task, specs, estimator, metric, seeds, windows,
                         kw, n_jobs=n_jobs, outer=outer, progress=progress)
-    reps = [x for x in reps if x is not None]
+    reps, interrupted = _finished(reps)
     similar: dict = {}  # the same warning with other numbers: shown once, with a count
     for category, message in (w for x in reps for w in x["warnings"]):
         similar.setdefault((category, re.sub(r"\d+(\.\d+)?", "#", message)), []).append(message)
     for (category, _), messages in similar.items():
         more = f" (and {len(messages) - 1} similar)" if len(messages) > 1 else ""
         warnings.warn(messages[0] + more, category, stacklevel=2)
-    if len(reps) < r:
+    if interrupted:
+        notes.append(f"interrupted: {len(reps)} of {r} repeats finished"
+                     + ("" if reps[0]["rows"] and len(reps[0]["rows"]) == len(specs) else
+                        f" (the first with {len(reps[0]['rows'])} of {len(specs)} methods)"))
+    elif len(reps) < r:
         notes.append(f"time budget {time_budget:g} s: {len(reps)} of {r} repeats ran")
     seeds = [x["seed"] for x in reps]
     if groups_v is not None:
@@ -895,6 +997,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                      "0.7 + 0.3 (i + 1)/R of the rows (a rolling origin)")
     first = reps[0]
     sizes = first["split"]
+    ids = [str(names[j]) for j in np.flatnonzero(data.columns.left_out)]
+    if ids:  # not features: out of the column count, the k grid and every selection
+        notes.append(f"ID-like column{'s' if len(ids) > 1 else ''} left out (a distinct value "
+                     f"on every row; not counted as features): {', '.join(ids)}")
     notes.extend(f"{x['method']}: {x['strategy']}" for x in first["rows"] if x.get("strategy"))
     rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
@@ -903,7 +1009,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric.name,
         greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
-        n_features=Xv.shape[1], split=sizes, seeds=seeds, rows=rows, failed=failed,
+        n_features=Xv.shape[1] - len(ids), split=sizes, seeds=seeds, rows=rows, failed=failed,
         selectors=first["selectors"],
         tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
         supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},
@@ -913,9 +1019,9 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                 "fractions": [float(f) for f in fractions], "n_jobs": n_jobs,
                 "scoring": metric.scorer, "groups": groups_name, "time": time_name,
                 "k_grid": k_grid, "time_budget": time_budget},
-        notes=notes,
+        notes=notes, interrupted=interrupted,
     )
-    if audit:
+    if audit and not interrupted:
         _add_audit(result, data, audit, estimator=estimator, specs=specs, n_jobs=n_jobs,
                    progress=progress, structured=groups_v is not None or time_v is not None)
     return result

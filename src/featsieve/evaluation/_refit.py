@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.dummy import DummyClassifier, DummyRegressor
 
-from ..models import score
+from ..models import fit_model, score
 
 __all__ = ["evaluate_support", "final_model", "refit_scores"]
 
@@ -23,7 +23,15 @@ def final_model(model, task: str, n_selected: int):
     return clone(model)
 
 
-def refit_scores(model, task: str, X_fit, y_fit, evals, columns) -> list[float]:
+def _fit(model, task, X_fit, y_fit, cols, categorical):
+    """The refit model on columns ``cols`` (told which of them are categorical)."""
+    est = final_model(model, task, cols.size)
+    use = cols if cols.size else slice(None)
+    cat = None if categorical is None or not cols.size else np.asarray(categorical, bool)[cols]
+    return fit_model(est, X_fit[:, use], y_fit, categorical=cat), use
+
+
+def refit_scores(model, task: str, X_fit, y_fit, evals, columns, categorical=None) -> list[float]:
     """Fit a fresh copy of ``model`` on ``columns`` of ``X_fit``; its score on each pair of ``evals``.
 
     Parameters
@@ -37,6 +45,10 @@ def refit_scores(model, task: str, X_fit, y_fit, evals, columns) -> list[float]:
     columns : array-like of bool of shape (n_features,), or of int
         A support mask, or column indices in the order the model gets them.
         No column: the majority class (classes) or the mean (regression).
+    categorical : array-like of bool of shape (n_features,) or None, default=None
+        The categorical columns of ``X_fit`` (category codes), for the model's
+        native categorical handling or its preparation
+        (:func:`featsieve.models.fit_model`).
 
     Returns
     -------
@@ -47,14 +59,12 @@ def refit_scores(model, task: str, X_fit, y_fit, evals, columns) -> list[float]:
     if cols.dtype == bool:
         cols = np.flatnonzero(cols)
     cols = cols.astype(np.int64, copy=False)
-    est = final_model(model, task, cols.size)
-    use = cols if cols.size else slice(None)
-    est.fit(X_fit[:, use], y_fit)
+    est, use = _fit(model, task, X_fit, y_fit, cols, categorical)
     return [score(task, y, est.predict(X[:, use])) for X, y in evals]
 
 
 def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=None,
-                     return_constant=False):
+                     return_constant=False, categorical=None):
     """Fit a fresh copy of ``model`` on the selected columns and score it on ``(X_eval, y_eval)``.
 
     With no selected column the model is the majority class (class priors for
@@ -72,6 +82,8 @@ def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=
     return_constant : bool, default=False
         Also return whether the model predicted one value for every row of
         ``X_eval`` (a model too big for the table, or no column).
+    categorical : array-like of bool of shape (n_features,) or None, default=None
+        The categorical columns (see :func:`refit_scores`).
 
     Returns
     -------
@@ -82,11 +94,9 @@ def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=
     """
     support = np.asarray(support, dtype=bool)
     if metric is None and not return_constant:
-        return refit_scores(model, task, X_fit, y_fit, [(X_eval, y_eval)], support)[0]
-    cols = np.flatnonzero(support)
-    use = cols if cols.size else slice(None)
-    est = final_model(model, task, cols.size)
-    est.fit(X_fit[:, use], y_fit)
+        return refit_scores(model, task, X_fit, y_fit, [(X_eval, y_eval)], support,
+                            categorical)[0]
+    est, use = _fit(model, task, X_fit, y_fit, np.flatnonzero(support), categorical)
     pred = np.asarray(est.predict(X_eval[:, use]))
     value = score(task, y_eval, pred) if metric is None else metric(est, X_eval[:, use], y_eval)
     if not return_constant:

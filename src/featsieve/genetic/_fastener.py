@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._base import BaseSelector
 from .._resources import ROWS_SEARCH, capped_rows
 from .._utils import default_tree
+from .._validation import FewerFeaturesWarning
 from ..protocol import holdout_split
 from ._bitset import from_bits, to_bits
 from ._evaluator import SubsetEvaluator, evaluation_dtype, gather_rows, make_metric
@@ -104,13 +105,13 @@ class _GeneticSearch(BaseSelector):
         return default_tree(self.task_, random_state=seed)  # Gini, 2 samples to split
 
     # ------------------------------------------------------------- fit
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _fit(self, X, y, X_val=None, y_val=None, groups=None):
         from threadpoolctl import threadpool_limits
 
         # parallelism is ours (items of a generation); native thread pools inside
         # the model and the MI estimator would only oversubscribe the cores
         with threadpool_limits(limits=1):
-            state, scoring = self._new_search(X, y, X_val, y_val)
+            state, scoring = self._new_search(X, y, X_val, y_val, groups)
             with Parallel(n_jobs=self.n_jobs, prefer="threads") as parallel:
                 fitted = self._search(state, parallel)
         self._finish(state, scoring, fitted)
@@ -120,8 +121,10 @@ class _GeneticSearch(BaseSelector):
         """Run the search on ``state``; returns the method's own fitted attributes."""
         raise NotImplementedError
 
-    def _new_search(self, X, y, X_val, y_val) -> tuple[SearchState, str]:
+    def _new_search(self, X, y, X_val, y_val, groups=None) -> tuple[SearchState, str]:
         """The split, the evaluator and an empty :class:`SearchState`, and the scoring's name.
+
+        Without ``X_val`` the rows are split, each of ``groups`` kept on one side.
 
         Nothing is stored on the estimator: the state lives in ``fit``'s frame.
         """
@@ -130,7 +133,7 @@ class _GeneticSearch(BaseSelector):
         clf = self.task_ == "classification"
         if X_val is None:
             tr, va = holdout_split(len(y), y, self.validation_fraction, stratify=clf,
-                                   random_state=int(rng.integers(2**31 - 1)))
+                                   random_state=int(rng.integers(2**31 - 1)), groups=groups)
         else:
             rng.integers(2**31 - 1)  # same stream whether or not X_val is given
         n_classes = len(self.classes_) if clf else 0
@@ -187,7 +190,7 @@ class _GeneticSearch(BaseSelector):
                 return [1 << int(np.argmax(weights))]
             if init == "singletons":
                 return [1 << j for j in range(d)]
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         pos = {int(j): i for i, j in enumerate(usable_idx)}
         # column names are accepted when fit got a DataFrame (they name input columns)
         from_frame = (getattr(self, "feature_names_in_", None) is not None
@@ -228,7 +231,7 @@ class _GeneticSearch(BaseSelector):
         if unusable:
             raise ValueError(
                 f"initial refers to columns {unusable[:20]} that are constant or duplicated "
-                f"(never selected); usable columns are {usable_idx.tolist()[:20]}"
+                f"(never selected); usable columns are {np.sort(usable_idx).tolist()[:20]}"
                 f"{'...' if usable_idx.size > 20 else ''}.")
         if empty and not self._empty_initial_ok:
             raise ValueError(
@@ -242,7 +245,7 @@ class _GeneticSearch(BaseSelector):
     def _finish(self, state: SearchState, scoring: str, fitted: dict) -> None:
         """Read the fitted attributes off the finished search's state."""
         names = self._fit_feature_names
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         d = state.n_features
         rows = []
         for it in state.front.items():
@@ -285,7 +288,7 @@ class _GeneticSearch(BaseSelector):
                 f"The Pareto front holds only the empty set (score {state.front[0].score:.4g}): "
                 "no evaluated subset scored better than using no feature. support_ is the best "
                 f"evaluated subset ({bits.bit_count()} features, score {score:.4g}); more "
-                "generations or evaluations may find better ones.", UserWarning, stacklevel=5)
+                "generations or evaluations may find better ones.", FewerFeaturesWarning, stacklevel=5)
             return float(score), int(bits.bit_count())
         # only the empty set was evaluated: nothing is selected, it is the choice
         return (float(state.front[0].score) if 0 in state.front else np.nan), 0
@@ -473,7 +476,9 @@ class FASTENER(_GeneticSearch):
     initial : {"first", "best_weight", "singletons"} or list, default="first"
         Initial population: ``"first"`` is the item holding only the first
         usable column (the seed's run, §6.2: "the only item in the starting
-        Pareto front"); ``"best_weight"`` the single column of highest weight;
+        Pareto front"; for a DataFrame, first in the canonical order by
+        label, so the start does not depend on the column order);
+        ``"best_weight"`` the single column of highest weight;
         ``"singletons"`` every single column; or a list of items, each a list
         of input column indices or, when ``fit`` gets a DataFrame, column
         names (``[["f3", "f7"], [0]]``; a lone index or name is a
@@ -509,8 +514,9 @@ class FASTENER(_GeneticSearch):
 """ + _COMMON_DOC + """
     Attributes
     ----------
-    feature_weights_ : ndarray of shape (n_usable_features,)
-        The crossover weights used (nats for ``"mi"``).
+    feature_weights_ : ndarray of shape (n_features_in_,)
+        The crossover weights used (nats for ``"mi"``), per input column (0 for
+        the columns that cannot be selected).
     n_permutation_predictions_ : int
         Predictions made by front purging (no fits).
 """ + _ATTR_DOC + """
@@ -648,7 +654,7 @@ class FASTENER(_GeneticSearch):
                 raise ValueError(f"weights has shape {out.shape}; expected "
                                  f"({self.n_features_in_},), one per input column.")
             _check_weights(out, "weights has", "columns")
-            return out[self._usable]
+            return out[self._fit_index]
         # "mi": computed, finite; clipping only removes the estimator's tiny negatives
         out = np.asarray(out, dtype=np.float64).ravel()
         return np.clip(np.nan_to_num(out, nan=0.0), 0, None)
@@ -670,7 +676,7 @@ class FASTENER(_GeneticSearch):
             reset=_as_predicate(self.reset_to_front), purge=_as_predicate(self.purge_front))
         run_search(strategy, state, init, n_generations=self.n_generations, parallel=parallel,
                    progress=self.progress)
-        return {"feature_weights_": weights}
+        return {"feature_weights_": self._to_input_columns(weights, 0.0)}
 
 
 class POSS(_GeneticSearch):

@@ -212,7 +212,7 @@ class FSSDS(_GeneticSearch):
         d = state.n_features
         sizes = self._sizes(d)
         names = self._fit_feature_names
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         per_size = []
         with bar(len(sizes), desc="sizes", unit="k", enabled=self.progress) as pbar:
             for k in sizes:

@@ -436,7 +436,7 @@ class QPFS(_GramBaseline):
         self.converged_ = bool(res.success)
         self.n_iter_ = max(1, int(getattr(res, "nit", 1)))
         if not res.success:
-            from sklearn.exceptions import ConvergenceWarning
+            from .._warnings import ConvergenceWarning
 
             warnings.warn(f"QPFS: SLSQP did not converge ({res.message}).", ConvergenceWarning,
                           stacklevel=2)
@@ -655,7 +655,7 @@ class GroupHSICLasso(_KernelParams, BaseSelector):
             if labels.shape != (self.n_features_in_,):
                 raise ValueError(f"groups has shape {labels.shape}; expected "
                                  f"({self.n_features_in_},), one label per input column.")
-        labels = labels[self._usable]
+        labels = labels[self._fit_index]
         uniq = list(dict.fromkeys(labels.tolist()))
         groups = [np.flatnonzero(labels == u) for u in uniq]
         k = min(self.n_groups_to_select, len(groups))

@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
 from .._resources import Cost, check_memory
-from .._validation import N_FEATURES_CONSTRAINT
+from .._validation import N_FEATURES_CONSTRAINT, FewerFeaturesWarning
 from ._baselines import _discretize, discrete_mutual_info
 from ._lasso import _expand, _order_ranking
 
@@ -208,7 +208,7 @@ class FVM(BaseSelector):
                 f"FVM: lambda = lam = {self.lam:g} is at or above lambda_max = {lam_max:.4g} "
                 "(twice the largest mutual information with y, in nats), so every coefficient "
                 "is zero. Give n_features_to_select to pick a point of the path, or a smaller "
-                "lam.", UserWarning, stacklevel=3)
+                "lam.", FewerFeaturesWarning, stacklevel=3)
         return self
 
     def _ridge(self, D) -> float:

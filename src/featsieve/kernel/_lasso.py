@@ -211,13 +211,7 @@ def _k_for(est, d, default=5):
 
 def _expand(est, values, fill=0.0):
     """Per-usable-column array -> per-input-column array (first axis)."""
-    usable = est._usable
-    values = np.asarray(values)
-    if usable.all():
-        return values
-    out = np.full((usable.shape[0],) + values.shape[1:], fill, dtype=values.dtype)
-    out[usable] = values
-    return out
+    return est._to_input_columns(values, fill)
 
 
 def _order_ranking(first: list, secondary: np.ndarray) -> np.ndarray:
@@ -387,7 +381,8 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
         if not cols:
             return self._fit_core(X, y, extra)
         usable = self._usable
-        pos = np.searchsorted(np.flatnonzero(usable), cols)  # columns of the X _fit got
+        where = {int(j): i for i, j in enumerate(self._fit_index)}
+        pos = np.array([where[c] for c in cols], dtype=np.int64)  # columns of the X _fit got
         C = X[:, pos] if extra is None else np.hstack([X[:, pos], extra])
         keep = np.ones(X.shape[1], bool)
         keep[pos] = False
@@ -487,7 +482,7 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
                 col[j] = -np.inf
                 top = np.lexsort((np.arange(d), -col))[:nn]
                 rel_idx[i], rel_sc[i] = top, GA[top, i]
-        full_idx = np.flatnonzero(self._usable)
+        full_idx = self._fit_index
         self.support_ = support
         self.scores_ = scores
         self.ranking_ = _order_ranking(sel, h)

@@ -35,7 +35,6 @@ import numbers
 
 import numpy as np
 from joblib import Parallel
-from sklearn.base import clone
 from sklearn.metrics import get_scorer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -44,6 +43,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._base import BaseSelector
 from .._resources import ROWS_MASKED, capped_rows
 from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
+from ..models import fit_model
 from ..protocol import holdout_split
 from ._losses import _Loss, _make_loss, _Replay
 from ._sluf import (
@@ -82,7 +82,12 @@ _COMMON_DOC = """
         unscaled data (prices, counts, years) a zero is an outlier the model
         never saw; use ``"mean"``: the training mean of each column (with
         ``prefit``, the mean of the validation data given to ``fit``), or
-        give one value per column.
+        give one value per column. Categorical columns (real tables) are
+        masked as *missing* under ``"zero"`` and ``"mean"`` (a code or a mean
+        code would be an arbitrary category): NaN for a model that takes NaN
+        (LightGBM, which then reads the column natively as missing;
+        scikit-learn trees), otherwise the missing-value category the
+        imputation gives them (code ``k``, one past the training categories).
     loss : None, str, scorer or callable, default=None
         The validation loss (lower is better). None: mean squared error for
         regression, log loss for classification (seed §4). Built in:
@@ -220,7 +225,8 @@ class _MaskEliminationBase(BaseSelector):
         raise NotImplementedError
 
     # -------------------------------------------------------------- fit
-    def fit(self, X, y, X_val=None, y_val=None, **fit_params):
+    def fit(self, X, y, X_val=None, y_val=None, *, sample_weight=None, groups=None,
+            **fit_params):
         """Fit the model once (unless ``prefit``) and run the masked elimination.
 
         Parameters
@@ -232,6 +238,16 @@ class _MaskEliminationBase(BaseSelector):
         y : array-like of shape (n_samples,)
         X_val, y_val : array-like, optional
             Explicit selection-validation data (not with ``prefit``).
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Row weights: the model is fitted with them (its ``fit(...,
+            sample_weight=)``) and the loss on the selection-validation rows
+            is their weighted mean (a scorer ``loss`` gets them as its
+            ``sample_weight``; a callable ``loss`` refuses them). Explicit
+            ``X_val`` rows are unweighted; with ``prefit`` the weights are
+            those of the selection-validation rows ``X``.
+        groups : array-like of shape (n_samples,) or None, default=None
+            Group labels: the split into training and selection-validation
+            rows keeps each group on one side (``GroupShuffleSplit``).
 
         Returns
         -------
@@ -249,31 +265,40 @@ class _MaskEliminationBase(BaseSelector):
         Notes
         -----
         The model is given NumPy arrays of the usable columns (constant and
-        duplicate columns removed), not DataFrames; a pipeline that picks
-        columns by name needs ``prefit=True``.
+        duplicate columns removed), not DataFrames, in the canonical column
+        order (:meth:`BaseSelector._canonical_order`; the given order with
+        ``prefit``); a pipeline that picks columns by name needs ``prefit=True``.
         """
         if self.prefit and hasattr(X, "columns"):
             trained = getattr(self.estimator, "feature_names_in_", None)
             if trained is not None:
                 check_same_columns(list(trained), list(X.columns), "X", "the prefit estimator",
                                    "X[list(estimator.feature_names_in_)]")
-        return super().fit(X, y, X_val=X_val, y_val=y_val, **fit_params)
+        return super().fit(X, y, X_val=X_val, y_val=y_val, sample_weight=sample_weight,
+                           groups=groups, **fit_params)
 
-    def _fit(self, X, y, X_val=None, y_val=None):
+    def _canonical_order(self) -> bool:
+        """A prefit model reads the columns in the order it was trained on."""
+        return not self.prefit
+
+    def _fit(self, X, y, X_val=None, y_val=None, sample_weight=None, groups=None):
         d = X.shape[1]
         # check the loss suits the task and the model before any fitting
-        _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y))
-        model, X_ref, Xv, labels, fits = self._model_and_rows(X, y, X_val, y_val)
+        _make_loss(self.loss, task=self.task_, model=self.estimator, labels=y, n_rows=len(y),
+                   weights=sample_weight)
+        model, X_ref, Xv, labels, fits, w_sel = self._model_and_rows(X, y, X_val, y_val,
+                                                                     sample_weight, groups)
         rows, self.strategy_ = capped_rows(
             type(self).__name__, labels, self.max_samples, auto=ROWS_MASKED,
             stratify=self.task_ == "classification", random_state=self.random_state,
             what="masked copies predicted")
         if rows is not None:
             Xv, labels = Xv[rows], labels[rows]
+            w_sel = None if w_sel is None else np.asarray(w_sel)[rows]
         self.n_samples_used_ = int(Xv.shape[0])
         fill = self._fill_values(X_ref, d)
         loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
-                          n_rows=len(labels))
+                          n_rows=len(labels), weights=w_sel)
         base, outputs, base_calls = self._base_loss(model, Xv, labels, loss)
         candidates, check_calls = self._candidates(model, Xv, labels, fill, loss, outputs)
         rule = self._stop_rule(d)
@@ -289,7 +314,7 @@ class _MaskEliminationBase(BaseSelector):
         self.base_loss_ = float(base)
         self.selection_loss_ = float(losses[n_removed - 1]) if n_removed else float(base)
         self.mask_values_ = np.zeros(self._usable.shape[0])
-        self.mask_values_[self._usable] = fill
+        self.mask_values_[self._fit_index] = fill
         self.loss_ = loss.name
         self.n_model_fits_ = fits
         self.n_predict_calls_ = base_calls + check_calls + candidates.n_calls
@@ -297,13 +322,17 @@ class _MaskEliminationBase(BaseSelector):
         self.tree_kernel_ = isinstance(candidates, TreeKernelCandidates)
         return self
 
-    def _model_and_rows(self, X, y, X_val, y_val):
+    def _model_and_rows(self, X, y, X_val, y_val, sample_weight=None, groups=None):
         """The model and the rows SLUF reads.
 
-        Returns ``(model, X_ref, X_sel, y_sel, n_fits)``: the fitted model,
-        the rows ``mask_value="mean"`` averages, the selection-validation rows
-        and their targets (labels as the model knows them), and the fits spent.
+        Returns ``(model, X_ref, X_sel, y_sel, n_fits, w_sel)``: the fitted
+        model, the rows ``mask_value="mean"`` averages, the selection-validation
+        rows and their targets (labels as the model knows them), the fits spent
+        and the selection-validation rows' weights (None: unweighted). The model
+        is fitted with ``sample_weight`` of its rows; the split keeps ``groups``
+        whole; explicit ``X_val`` rows are unweighted.
         """
+        sw = sample_weight
         if self.prefit:
             if X_val is not None or y_val is not None:
                 raise ValueError(
@@ -316,16 +345,22 @@ class _MaskEliminationBase(BaseSelector):
                 raise ValueError(
                     f"The prefit estimator expects {n_in} features; X has {X.shape[1]}.")
             labels = self.classes_[y] if self.task_ == "classification" else y
-            return self.estimator, X, X, labels, 0
+            return self.estimator, X, X, labels, 0, sw
+        w_tr = w_sel = None
         if X_val is None:
             rng = check_random_state(self.random_state)
             tr, va = holdout_split(len(y), y, self.validation_fraction,
-                                   stratify=self.task_ == "classification", random_state=rng)
+                                   stratify=self.task_ == "classification", random_state=rng,
+                                   groups=groups)
             X_tr, y_tr, Xv, yv = X[tr], y[tr], X[va], y[va]
+            if sw is not None:
+                w_tr, w_sel = sw[tr], sw[va]
         else:
             Xv, yv = self._validate_val(X_val, y_val)
-            X_tr, y_tr = X, y
-        return clone(self.estimator).fit(X_tr, y_tr), X_tr, Xv, yv, 1
+            X_tr, y_tr, w_tr = X, y, sw
+        model = fit_model(self.estimator, X_tr, y_tr, categorical=self._fit_categorical,
+                          sample_weight=w_tr)
+        return model, X_tr, Xv, yv, 1, w_sel
 
     def _base_loss(self, model, Xv, labels, loss: _Loss):
         """The loss with no column masked, the outputs it read and the calls spent.
@@ -335,7 +370,8 @@ class _MaskEliminationBase(BaseSelector):
         """
         if not loss.methods:  # a scorer: learn which outputs it reads, on the unmasked rows
             rec = _Replay(model, record=True)
-            base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels))
+            w = loss.block.weights if hasattr(loss.block, "weights") else None
+            base = -float(_score(self.loss, rec, _as_model_input(model, Xv), labels, w))
             loss.methods = tuple(dict.fromkeys(rec._asked))
             return base, None, len(rec._asked)
         Xin = _as_model_input(model, Xv)
@@ -361,10 +397,15 @@ class _MaskEliminationBase(BaseSelector):
 
     def _fill_values(self, X_ref, d):
         mv = self.mask_value
-        if isinstance(mv, str) and mv == "zero":
-            return np.zeros(d)
-        if isinstance(mv, str) and mv == "mean":
-            return X_ref.mean(axis=0)
+        if isinstance(mv, str) and mv in ("zero", "mean"):
+            fill = np.zeros(d) if mv == "zero" else np.nanmean(X_ref, axis=0) if np.isnan(
+                X_ref).any() else X_ref.mean(axis=0)
+            cat = self._fit_categorical
+            if cat.any():  # a categorical column masked is missing (see mask_value)
+                usable = np.flatnonzero(self._usable)
+                fill[cat] = np.nan if self._missing_strategy() == "native" else [
+                    len(self.columns_.categories[usable[j]]) for j in np.flatnonzero(cat)]
+            return fill
         vec = np.asarray(mv, dtype=np.float64).ravel()
         if vec.shape != (self.n_features_in_,):
             raise ValueError(
@@ -372,13 +413,13 @@ class _MaskEliminationBase(BaseSelector):
                 f"({self.n_features_in_}).")
         if not np.isfinite(vec).all():
             raise ValueError("mask_value contains NaN or infinity.")
-        return vec[self._usable]
+        return vec[self._fit_index]
 
     # ------------------------------------------------------- reading the path
     def _set_path(self, order, losses, n_removed):
         """``path_``: the one record of the elimination; every other view reads it."""
         names = np.asarray(self._fit_feature_names, dtype=object)
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         d, T = len(names), len(order)
         self.path_ = {
             "iteration": np.arange(1, T + 1),
@@ -468,10 +509,11 @@ class _MaskEliminationBase(BaseSelector):
                  "accepted": bool(t < n_removed)} for t in range(n_iter)]
 
 
-def _score(loss, model, X, y):
+def _score(loss, model, X, y, sample_weight=None):
     """The scikit-learn score of ``model`` on ``(X, y)`` for a scorer name or object."""
     scorer = get_scorer(loss) if isinstance(loss, str) else loss
-    return scorer(model, X, y)
+    kw = {} if sample_weight is None else {"sample_weight": sample_weight}
+    return scorer(model, X, y, **kw)
 
 
 # ---------------------------------------------------------------- GBMO

@@ -49,21 +49,24 @@ class _Loss:
     """A loss over the validation rows, evaluated on precomputed model outputs.
 
     ``methods`` are the model's response methods the loss reads. ``stacked``
-    maps ``({method: outputs of c stacked copies}, y, c)`` to the c losses at
-    once (the built-in losses); otherwise ``block`` maps
+    maps ``({method: outputs of c stacked copies}, y, c)`` to the ``(c, len(y))``
+    per-row losses at once (the built-in losses; their mean over the rows,
+    weighted by ``weights`` when given, is the loss); otherwise ``block`` maps
     ``({method: outputs of one copy}, y)`` to one float. Lower is better.
     """
 
-    def __init__(self, name, methods, *, block=None, stacked=None):
+    def __init__(self, name, methods, *, block=None, stacked=None, weights=None):
         self.name = name
         self.methods = tuple(methods)
         self.block = block
         self.stacked = stacked
+        self.weights = None if weights is None else np.asarray(weights, float) / np.sum(weights)
 
     def values(self, outs, y, c) -> np.ndarray:
         """Losses of ``c`` stacked copies of the ``len(y)`` validation rows."""
         if self.stacked is not None:
-            return np.asarray(self.stacked(outs, y, c), dtype=np.float64)
+            rows = np.asarray(self.stacked(outs, y, c), dtype=np.float64)
+            return rows.mean(axis=1) if self.weights is None else rows @ self.weights
         K = len(y)
         return np.array([self.block({m: o[b * K:(b + 1) * K] for m, o in outs.items()}, y)
                          for b in range(c)], dtype=np.float64)
@@ -92,11 +95,11 @@ class _PointwiseError:
     def __call__(self, o, y, c):
         y = np.asarray(y, dtype=np.float64)
         diff = np.asarray(o["predict"], np.float64).reshape(c, len(y)) - y
-        return (np.square(diff) if self.squared else np.abs(diff)).mean(axis=1)
+        return np.square(diff) if self.squared else np.abs(diff)
 
 
 def _zero_one(o, y, c):
-    return (np.asarray(o["predict"]).reshape(c, len(y)) != y).mean(axis=1)
+    return np.asarray(o["predict"]).reshape(c, len(y)) != y
 
 
 class _LogLoss:
@@ -112,17 +115,19 @@ class _LogLoss:
         p = np.asarray(o["predict_proba"])
         eps = np.finfo(p.dtype if p.dtype.kind == "f" else np.float64).eps
         true = p[np.arange(c * len(y)), np.tile(self.pos, c)]
-        return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y)).mean(axis=1)
+        return -np.log(np.clip(true, eps, 1 - eps)).reshape(c, len(y))
 
 
 class _ScorerLoss:
-    """Minus a scikit-learn scorer, on outputs computed beforehand."""
+    """Minus a scikit-learn scorer, on outputs computed beforehand (weighted rows: the
+    scorer's ``sample_weight``)."""
 
-    def __init__(self, scorer, model, n_rows):
-        self.scorer, self.model, self.n_rows = scorer, model, n_rows
+    def __init__(self, scorer, model, n_rows, weights=None):
+        self.scorer, self.model, self.n_rows, self.weights = scorer, model, n_rows, weights
 
     def __call__(self, o, y):
-        return -float(self.scorer(_Replay(self.model, o), np.empty((self.n_rows, 0)), y))
+        kw = {} if self.weights is None else {"sample_weight": self.weights}
+        return -float(self.scorer(_Replay(self.model, o), np.empty((self.n_rows, 0)), y, **kw))
 
 
 class _CallableLoss:
@@ -135,20 +140,29 @@ class _CallableLoss:
         return float(self.fn(y, o[self.method]))
 
 
-def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
-    """Resolve the ``loss`` parameter (see :class:`GBMO`) into a :class:`_Loss`."""
+def _make_loss(loss, *, task, model, labels, n_rows, weights=None) -> _Loss:
+    """Resolve the ``loss`` parameter (see :class:`GBMO`) into a :class:`_Loss`.
+
+    ``weights``: one per validation row (``sample_weight``); the built-in losses
+    are their weighted means, a scorer gets them as ``sample_weight``; a callable
+    loss takes none (ValueError).
+    """
     clf = task == "classification"
+    if weights is not None and callable(loss) and not _is_scorer(loss):
+        raise ValueError("A callable loss takes no sample_weight; use a built-in loss or a "
+                         "scikit-learn scorer with weighted rows, or fit without sample_weight.")
+    kw = {"weights": weights}
     if loss is None:
         loss = "log_loss" if clf else "mse"
     if isinstance(loss, str) and loss in _BUILTIN_LOSSES:
         if loss in ("mse", "mae"):
             if clf:
                 raise ValueError(f"loss={loss!r} is a regression loss; the task is classification.")
-            return _Loss(loss, ("predict",), stacked=_PointwiseError(loss == "mse"))
+            return _Loss(loss, ("predict",), stacked=_PointwiseError(loss == "mse"), **kw)
         if not clf:
             raise ValueError(f"loss={loss!r} is a classification loss; the task is regression.")
         if loss == "zero_one":
-            return _Loss(loss, ("predict",), stacked=_zero_one)
+            return _Loss(loss, ("predict",), stacked=_zero_one, **kw)
         if not hasattr(model, "predict_proba"):
             raise ValueError(
                 f"{type(model).__name__} has no predict_proba, which the default "
@@ -157,12 +171,12 @@ def _make_loss(loss, *, task, model, labels, n_rows) -> _Loss:
                 "scikit-learn scorer that reads decision_function (e.g. 'roc_auc' for two "
                 "classes), or use a model with predict_proba (e.g. SVC(probability=True))."
             )
-        return _Loss(loss, ("predict_proba",), stacked=_LogLoss(model))
+        return _Loss(loss, ("predict_proba",), stacked=_LogLoss(model), **kw)
     if isinstance(loss, str) or _is_scorer(loss):
         scorer = get_scorer(loss) if isinstance(loss, str) else loss
         name = loss if isinstance(loss, str) else repr(scorer)
         # the response methods are found on the unmasked rows (see _fit)
-        return _Loss(name, (), block=_ScorerLoss(scorer, model, n_rows))
+        return _Loss(name, (), block=_ScorerLoss(scorer, model, n_rows, weights))
     if callable(loss):
         method = "predict_proba" if clf and hasattr(model, "predict_proba") else "predict"
         name = getattr(loss, "__name__", repr(loss))

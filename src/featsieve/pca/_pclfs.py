@@ -335,14 +335,21 @@ class PCLFS(BaseSelector):
                     model=kind, strategy=strategy)
 
     # ------------------------------------------------------------ pieces
-    def _folds(self, X, y, rng):
+    def _folds(self, X, y, rng, groups=None):
+        """The CV folds; with ``groups`` (an int ``cv``) each group stays in one fold."""
+        if groups is not None and isinstance(self.cv, numbers.Integral):
+            from ..protocol import inner_cv
+
+            return inner_cv("classification", int(self.cv), groups=groups, y=y,
+                            random_state=rng.randint(0, 2**31 - 1))
         if isinstance(self.cv, numbers.Integral):
             k = int(min(self.cv, np.bincount(y).min()))
             splitter = StratifiedKFold(k, shuffle=True,
                                        random_state=rng.randint(0, 2**31 - 1))
         else:
             splitter = check_cv(self.cv, y, classifier=True)
-        return [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y)]
+        return [(np.asarray(tr), np.asarray(te))
+                for tr, te in splitter.split(X, y, groups=groups)]
 
     def _template(self, y, folds, seed):
         if self.estimator is None:
@@ -378,7 +385,7 @@ class PCLFS(BaseSelector):
         return get_scorer(name)
 
     # --------------------------------------------------------------- fit
-    def _fit(self, X, y):
+    def _fit(self, X, y, groups=None):
         rng = check_random_state(self.random_state)
         n = X.shape[1]
         names = self._fit_feature_names
@@ -386,7 +393,7 @@ class PCLFS(BaseSelector):
                                     categorical=self._fit_categorical)
         order, ranking = rank_from_scores(scores)
 
-        folds = self._folds(X, y, rng)
+        folds = self._folds(X, y, rng, groups)
         seed = rng.randint(0, 2**31 - 1)
         template = self._template(y, folds, seed)
         scorer = self._scorer()
@@ -420,7 +427,7 @@ class PCLFS(BaseSelector):
             pick = top[rank_from_scores(imp)[0][:n_ext]]
             support[pick] = True
             full_imp = np.zeros(len(self._usable))
-            usable_idx = np.flatnonzero(self._usable)
+            usable_idx = self._fit_index
             full_imp[usable_idx[top]] = imp
             self.importances_ = full_imp
             self._ext_top, self._ext_imp = top, imp
@@ -470,7 +477,7 @@ class PCLFS(BaseSelector):
                                  int(self._usable.sum()))["size"]
         top, imp = self._ext_top, self._ext_imp
         pick = top[rank_from_scores(imp)[0][:size]]
-        usable_idx = np.flatnonzero(self._usable)
+        usable_idx = self._fit_index
         support = np.zeros(len(self._usable), dtype=bool)
         support[usable_idx[pick]] = True
         return support

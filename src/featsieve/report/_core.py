@@ -245,8 +245,12 @@ def _table(result) -> dict:
     extra = _extra_columns(rows)
     infl = set(inflation_columns(rows))
     keys = STANDARD_COLUMNS + extra
+    # interval cells may break before their interval and ``tuned`` between its words, so
+    # the table fits a 1280-pixel window (it scrolls inside its own box when it cannot)
     cols = [{"key": k, "header": _HEADERS.get(k, k.replace("_", " ")),
-             "cls": "infl" if (k in infl or k == "gap") else ""} for k in keys]
+             "cls": "infl" if (k in infl or k == "gap") else (
+                 "ci" if k in ("test_mean", "diff_vs_all", "stability") else
+                 "tuned" if k == "tuned" else "")} for k in keys]
     body = []
     for r in rows:
         cells = []
@@ -302,7 +306,7 @@ def _ci(mean, ci, *, digits=4, sign=False) -> str:
 
     if lo is None or hi is None or lo == hi:
         return f(mean)
-    return f"{f(mean)} [{f(lo)}, {f(hi)}]"
+    return f"{f(mean)} [{f(lo)},\u00a0{f(hi)}]"  # breaks only before the interval
 
 
 def report_data(result=None, *, title: str | None = None, tables: dict | None = None,

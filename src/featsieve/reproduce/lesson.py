@@ -212,6 +212,7 @@ def _models(kind, random_state):
 
 def _methods_table(X, y, tr, va, te, kind, random_state):
     """FS15-FS19 with one model kind; returns (table rows, wrapper numbers, importance)."""
+    from .._base import given_column_order
     from ..classic import EmbeddedSelector, ForwardSelector, UnivariateFilter
 
     model6, model8 = _models(kind, random_state)
@@ -221,14 +222,16 @@ def _methods_table(X, y, tr, va, te, kind, random_state):
         m = model6.__class__(**model6.get_params()).fit(X.iloc[tr][cols], y[tr])
         return m.score(X.iloc[tr][cols], y[tr]), m.score(X.iloc[te][cols], y[te])
 
-    filt = UnivariateFilter("purity", threshold=0.004, min_samples_leaf=20).fit(X.iloc[tr], y[tr])
-    # ForwardSelector breaks ties by the lower column index; the lesson's max over
-    # (score, name) takes the later name. The seed rows present the columns in
-    # descending name order, so that the lowest index is the lesson's choice.
-    Xw = X[sorted(cand, reverse=True)] if kind == "seed" else X
-    wrap = ForwardSelector(model6, max_rounds=8).fit(Xw.iloc[tr], y[tr], X_val=Xw.iloc[va],
-                                                     y_val=y[va])
-    emb = EmbeddedSelector(model8, threshold=0.01).fit(X.iloc[tr], y[tr])
+    # the lesson's tree breaks ties by the lesson's column order: fit in the given order
+    with given_column_order():
+        filt = UnivariateFilter("purity", threshold=0.004, min_samples_leaf=20).fit(X.iloc[tr], y[tr])
+        # ForwardSelector breaks ties by the lower column index; the lesson's max over
+        # (score, name) takes the later name. The seed rows present the columns in
+        # descending name order, so that the lowest index is the lesson's choice.
+        Xw = X[sorted(cand, reverse=True)] if kind == "seed" else X
+        wrap = ForwardSelector(model6, max_rounds=8).fit(Xw.iloc[tr], y[tr], X_val=Xw.iloc[va],
+                                                         y_val=y[va])
+        emb = EmbeddedSelector(model8, threshold=0.01).fit(X.iloc[tr], y[tr])
     wrap_cols = [Xw.columns[i] for i in np.argsort(wrap.ranking_)[:wrap.n_features_selected_]]
     sets = {
         "no selection": cand,

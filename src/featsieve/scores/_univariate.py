@@ -18,7 +18,7 @@ def _impurity(counts: np.ndarray) -> np.ndarray:
 
 
 def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "seed",
-                      task: str = "classification") -> np.ndarray:
+                      task: str = "classification", sample_weight=None) -> np.ndarray:
     """Largest impurity decrease of one split on each column (seed 002 FS17).
 
     For a column and a threshold ``v`` the rows split into ``x < v`` and
@@ -41,6 +41,9 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
         values at positions ``int(i * m / 10)``, i = 1..9, of its ``m`` sorted
         distinct values. ``"all"``: every distinct value (the exact best stump).
     task : {"classification", "regression"}, default="classification"
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights: class proportions, variances and the sides' shares are
+        weighted (``min_samples_leaf`` still counts rows).
 
     Returns
     -------
@@ -55,17 +58,20 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     n, d = X.shape
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    w = w * n / w.sum()  # mean 1: the unweighted formulas are the case w = 1
     if task == "classification":
         codes = np.unique(y, return_inverse=True)[1]
-        Y = np.eye(codes.max() + 1)[codes]  # one-hot, (n, k)
+        Y = np.eye(codes.max() + 1)[codes] * w[:, None]  # weighted one-hot, (n, k)
     else:
         yf = y.astype(np.float64)
-        Y = np.column_stack([np.ones(n), yf, yf**2])
+        Y = np.column_stack([w, w * yf, w * yf**2])
     scores = np.zeros(d)
     for j in range(d):
         order = np.argsort(X[:, j], kind="mergesort")
         xs = X[order, j]
         cum = np.cumsum(Y[order], axis=0)  # cum[i] = stats of the first i+1 rows
+        wcum = np.cumsum(w[order])
         uniq = np.unique(xs)
         if thresholds == "seed" and len(uniq) >= 10:
             cand = uniq[[int(i * len(uniq) / 10) for i in range(1, 10)]]
@@ -82,8 +88,9 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
         total = cum[-1]
         right = total - left
         if task == "classification":
+            w_left = wcum[n_left - 1]
             parent = _impurity(total[None, :])[0]
-            child = (n_left * _impurity(left) + (n - n_left) * _impurity(right)) / n
+            child = (w_left * _impurity(left) + (wcum[-1] - w_left) * _impurity(right)) / n
         else:
             def _sse(s):
                 return s[..., 2] - s[..., 1] ** 2 / s[..., 0]
@@ -93,7 +100,7 @@ def stump_gain_scores(X, y, *, min_samples_leaf: int = 20, thresholds: str = "se
     return scores
 
 
-def _category_association(codes, y, task: str) -> float:
+def _category_association(codes, y, task: str, w=None) -> float:
     """Bias-corrected Cramér's V of a categorical column with classes (Bergsma 2013), or the
     bias-corrected correlation ratio (epsilon squared, its square root) with a numeric target.
 
@@ -108,12 +115,13 @@ def _category_association(codes, y, task: str) -> float:
     n = len(x)
     if n < 3:
         return 0.0
+    w = np.ones(n) if w is None else np.asarray(w, np.float64) * n / np.sum(w)
     if task == "classification":
         classes, t = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             return 0.0
         table = np.zeros((len(cats), len(classes)))
-        np.add.at(table, (x, t), 1.0)
+        np.add.at(table, (x, t), w)
         expected = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True) / n
         phi2 = ((table - expected) ** 2 / expected).sum() / n
         r, k = table.shape
@@ -122,19 +130,22 @@ def _category_association(codes, y, task: str) -> float:
         denom = min(kc - 1, rc - 1)
         return float(np.sqrt(min(1.0, phi2 / denom))) if denom > 0 else 0.0
     yf = np.asarray(y, dtype=np.float64)
-    total = ((yf - yf.mean()) ** 2).sum()
+    mean = (w @ yf) / n
+    total = (w * (yf - mean) ** 2).sum()
     g = len(cats)
     if total <= 0 or n <= g:
         return 0.0
-    counts = np.bincount(x)
-    means = np.bincount(x, weights=yf) / counts
-    between = (counts * (means - yf.mean()) ** 2).sum()
+    counts = np.bincount(x, weights=w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(counts > 0, np.bincount(x, weights=w * yf) / counts, mean)
+    between = (counts * (means - mean) ** 2).sum()
     within = total - between
     eps2 = (between - (g - 1) * within / (n - g)) / total
     return float(np.sqrt(min(1.0, max(0.0, eps2))))
 
 
-def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) -> np.ndarray:
+def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None,
+                           sample_weight=None) -> np.ndarray:
     """Absolute Pearson correlation of each column with the target (the CC baseline).
 
     For more than two classes the score is the largest absolute correlation
@@ -150,6 +161,10 @@ def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) 
     task : {"classification", "regression"}, default="regression"
     categorical : array-like of bool, shape (n_features,), or None, default=None
         Columns holding category codes.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights: weighted means and (co)variances; for a categorical column
+        a weighted contingency table or weighted group means (weights rescaled
+        to sum to the number of rows, which the bias corrections use).
 
     Returns
     -------
@@ -165,13 +180,16 @@ def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) 
     np.float64(1.0)
     """
     X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    w = w * n / w.sum()
     if categorical is not None and np.any(categorical):
         cat = np.asarray(categorical, dtype=bool)
         out = np.zeros(X.shape[1])
         if (~cat).any():
-            out[~cat] = abs_correlation_scores(X[:, ~cat], y, task=task)
+            out[~cat] = abs_correlation_scores(X[:, ~cat], y, task=task, sample_weight=w)
         for j in np.flatnonzero(cat):
-            out[j] = _category_association(X[:, j], np.asarray(y), task)
+            out[j] = _category_association(X[:, j], np.asarray(y), task, w)
         return out
     # correlation is scale-free: rescale each column to max |x| = 1 so that squares of huge
     # values (1e308) cannot overflow
@@ -182,12 +200,12 @@ def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None) 
         T = (y[:, None] == np.unique(y)[None, :]).astype(np.float64)
     else:
         T = y.astype(np.float64)[:, None]
-    Xc = X - X.mean(axis=0)
-    Tc = T - T.mean(axis=0)
-    xs = np.sqrt((Xc**2).sum(axis=0))
-    ts = np.sqrt((Tc**2).sum(axis=0))
+    Xc = X - (w @ X) / n
+    Tc = T - (w @ T) / n
+    xs = np.sqrt(w @ Xc**2)
+    ts = np.sqrt(w @ Tc**2)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (Xc.T @ Tc) / np.outer(xs, ts)
+        r = ((Xc * w[:, None]).T @ Tc) / np.outer(xs, ts)
     return np.nan_to_num(np.abs(r), nan=0.0).max(axis=1)
 
 
