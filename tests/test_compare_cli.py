@@ -37,7 +37,8 @@ def test_compare_rows_and_schema(sonar):
         assert row["n_selected_mean"] == pytest.approx(np.mean([x["n_selected"]
                                                                 for x in row["repeats"]]))
         assert row["n_selected"] == len(row["selected"]) > 0
-        assert row["selected"] == [c for c, f in row["selection_frequency"].items() if f >= 0.5]
+        m = round(float(np.median([x["n_selected"] for x in row["repeats"]])))
+        assert row["selected"] == list(row["selection_frequency"])[:m]  # most often kept
     fwd = d["results"][2]["repeats"][0]  # the first repeat's selector is kept
     assert fwd["selection_score"] == pytest.approx(r.selectors["forward"].selection_score_)
     assert fwd["gap"] == pytest.approx(fwd["selection_score"] - fwd["test_score"])

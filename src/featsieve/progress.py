@@ -53,13 +53,18 @@ class _LineBar:
         self.n, self.total, self.desc, self.stream = 0, total, desc, stream
         self._clock = time.perf_counter
         self._label, self._start = "", self._clock()
+        self._t0 = self._start
 
     def update(self, n: int = 1) -> None:
         self.n += n
         of = f"/{self.total}" if self.total else ""
-        what = f" {self._label}" if self._label else ""
-        self.stream.write(f"featsieve: {self.desc} {self.n}{of}:{what} done in "
-                          f"{self._clock() - self._start:.1f} s\n")
+        now = self._clock()
+        if self._label:  # a named step: its own time
+            line = f"{self._label} done in {now - self._start:.1f} s"
+        else:  # parallel steps (repeats) finish out of order: time since the start
+            line = f" finished, {now - self._t0:.0f} s since the start"
+        self.stream.write(f"featsieve: {self.desc} {self.n}{of}:{' ' if self._label else ''}"
+                          f"{line}\n")
         self.stream.flush()
         self._start = self._clock()
 

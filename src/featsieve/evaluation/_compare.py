@@ -171,9 +171,10 @@ class ComparisonResult:
         """JSON-ready dict (the schema of ``featsieve compare --json``).
 
         ``results`` holds one row per selection (``all`` first, then the methods);
-        in it ``n_selected`` is ``len(selected)``, the columns kept in at least half
-        of the repeats, and ``n_selected_mean`` the mean count over repeats (the
-        printed table's ``n_selected``). The no-column reference (majority class /
+        in it ``selected`` is the consensus of typical size (the median count over
+        repeats of the most often kept columns, ties by column order),
+        ``n_selected`` is ``len(selected)`` and ``n_selected_mean`` the mean count
+        over repeats (the printed table's ``n_selected``). The no-column reference (majority class /
         mean) is the separate ``baseline`` row; failed methods are in ``failed``.
         """
         return {
@@ -531,8 +532,8 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
 
 # ---------------------------------------------------------------- summary
 def _json_row(row: dict) -> dict:
-    """A results row of the JSON: ``n_selected`` counts ``selected`` (kept in at least
-    half of the repeats), ``n_selected_mean`` is the mean count over repeats."""
+    """A results row of the JSON: ``n_selected`` counts ``selected`` (the consensus of
+    typical size), ``n_selected_mean`` is the mean count over repeats."""
     out = dict(row)
     if "selected" in out:
         out["n_selected_mean"] = out["n_selected"]
@@ -551,7 +552,10 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
            "n_selected_range": [int(counts.min()), int(counts.max())]}
     freq = Z.mean(axis=0)
     order = np.lexsort((np.arange(len(freq)), -freq))
-    out["selected"] = [str(names[i]) for i in order if freq[i] >= 0.5]
+    # the consensus of typical size: the median count's most often kept columns (ties by
+    # column order), so a method whose repeats disagree still names its usual picks
+    m = int(round(float(np.median(counts))))
+    out["selected"] = [str(names[i]) for i in order[:m] if freq[i] > 0]
     out["selection_frequency"] = {str(names[i]): round(float(freq[i]), 4)
                                   for i in order if freq[i] > 0}
     half = None if t["ci"][0] is None else (t["ci"][1] - t["ci"][0]) / 2
