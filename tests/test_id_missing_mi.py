@@ -123,3 +123,14 @@ def test_mi_filter_prefers_the_real_signal_over_a_many_level_category():
                        "pad": rng.normal(size=len(y))})
     sel = featsieve.UnivariateFilter("mi", n_features_to_select=1, random_state=0).fit(df, y)
     assert list(df.columns[sel.get_support()]) == ["signal"]
+
+
+def test_mi_adjustment_for_a_numeric_target():
+    rng = np.random.default_rng(0)
+    n = 600
+    signal, noise = rng.integers(0, 4, n), rng.integers(0, 334, n)
+    y = signal + rng.normal(0, 1, n)
+    X = np.column_stack([signal, noise]).astype(float)
+    mi = mutual_info_scores(X, y, task="regression", random_state=0,
+                            discrete=np.array([True, True]))
+    assert mi[0] > 0.3 and mi[1] < 0.03
