@@ -177,11 +177,11 @@ def part_tall(args):
         t = time.perf_counter(); make_model("lightgbm", "classification", random_state=0).fit(X, y)
         lgbm = time.perf_counter() - t
         t = time.perf_counter()
-        r = featsieve.compare(X, y, methods={_TALL!r}, n_jobs=2)
+        r = featsieve.compare(X, y, methods={_TALL!r}, n_repeats=1, n_jobs=2)
         total = time.perf_counter() - t
         print(json.dumps({{"lgbm": lgbm, "total": total, "peak_gb": peak_gb(),
                           "rows": [[x["method"], x["seconds"], x["n_selected"],
-                                    x["test_score"]] for x in r.rows]}}))
+                                    x["test_score"], x["strategy"]] for x in r.rows]}}))
     """)
     print(f"\ntall {n:,} x 40 float32 (8 informative): one LightGBM fit {res.get('lgbm', 0):.1f} s")
     if "rows" not in res:
@@ -189,8 +189,9 @@ def part_tall(args):
         return
     print(f"  whole compare {res['total']:.0f} s = {res['total'] / res['lgbm']:.1f} LightGBM "
           f"fits; peak {res['peak_gb']:.2f} GB")
-    for m, s, k, acc in res["rows"]:
-        print(f"  {m:12s} {s:8.1f} s  {s / res['lgbm']:6.1f} fits   {k:3d} columns  acc {acc:.3f}")
+    for m, s, k, acc, how in res["rows"]:
+        print(f"  {m:12s} {s:8.1f} s  {s / res['lgbm']:6.1f} fits  {k:5.1f} columns  acc {acc:.3f}"
+              + (f"  [{how}]" if how else ""))
 
 
 def part_wide(args):
@@ -214,7 +215,7 @@ def part_wide(args):
         return
     print(f"  whole compare {res['total']:.0f} s; peak {res['peak_gb']:.2f} GB")
     for m, s, k, strong in res["rows"]:
-        print(f"  {m:12s} {s:8.1f} s  {k:6d} columns, strong {strong}/3")
+        print(f"  {m:12s} {s:8.1f} s  {k:6.1f} columns, strong {strong}/3")
 
 
 # ----------------------------------------------------------------- anchors

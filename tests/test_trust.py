@@ -63,6 +63,9 @@ def test_corrected_t_hand_values():
     naive = stats.t.interval(0.95, 2, loc=0.2, scale=stats.sem([0.1, 0.2, 0.3]))
     assert r["ci"][1] - r["ci"][0] > naive[1] - naive[0]
     assert corrected_t([0.0, 0.0], n_train=9, n_test=1)["p_value"] == 1.0
+    # equal nonzero values (one test row in every repeat): no t; the sign test's 2^(1-J)
+    assert corrected_t([-0.017, -0.017], n_train=90, n_test=10)["p_value"] == 0.5
+    assert corrected_t([0.01] * 6, n_train=90, n_test=10)["p_value"] == pytest.approx(1 / 32)
 
 
 # ------------------------------------------------------------- the k grid

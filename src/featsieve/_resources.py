@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from dataclasses import dataclass
 
 from ._warnings import FeatsieveWarning
 
 __all__ = ["Cost", "ResourceError", "ScalableFormWarning", "LeftOutWarning", "model_kind", "GIB", "memory_budget",
-           "check_memory", "format_bytes", "fit_seconds"]
+           "check_memory", "format_bytes", "fit_seconds", "row_cap", "capped_rows",
+           "ROWS_SCORES", "ROWS_MASKED", "ROWS_ELIMINATION", "ROWS_SEARCH"]
 
 GIB = 2**30
 
@@ -224,3 +226,67 @@ def check_memory(owner: str, need: float, *, what: str, alternatives: str,
             f"{owner} would need about {format_bytes(need)} for {what}, above the memory "
             f"budget of {format_bytes(budget)}; {alternatives} (or raise the budget with "
             f"FEATSIEVE_MEMORY_GB).")
+
+
+# ---------------------------------------------------------------- row caps (tall tables)
+#: ``max_samples="auto"`` of the scores that read every row with a superlinear or
+#: per-step cost (k-NN mutual information, mRMR's discretized MI, HSIC kernels)
+ROWS_SCORES = 100_000
+#: ``max_samples="auto"`` of GBMO / FLBMO: selection-val rows the masked copies are predicted on
+ROWS_MASKED = 50_000
+#: ``max_samples="auto"`` of RFE / RFECV: rows each elimination fit reads
+ROWS_ELIMINATION = 100_000
+#: ``max_samples="auto"`` of FASTENER / POSS / FS-SDS: rows of each part an evaluation reads
+ROWS_SEARCH = 20_000
+
+
+def row_cap(max_samples, auto: int) -> int | None:
+    """The row cap a ``max_samples`` parameter stands for (``"auto"``: ``auto``; None: none)."""
+    if isinstance(max_samples, str):
+        return auto
+    return None if max_samples is None else int(max_samples)
+
+
+def capped_rows(owner: str, y, max_samples, *, auto: int, stratify: bool, random_state=None,
+                what: str = "scores") -> tuple:
+    """Rows a statistic reads on a tall table: all, or a seeded (stratified) subsample.
+
+    Parameters
+    ----------
+    owner : str
+        The selector (class name) in the warning.
+    y : ndarray of shape (n_samples,)
+        Target (class codes are stratified on when ``stratify``).
+    max_samples : int, "auto" or None
+        The cap; ``"auto"`` means ``auto``, None no cap.
+    auto : int
+        The cap of ``"auto"``.
+    stratify : bool
+        Keep the class shares (classification).
+    random_state : int, RandomState or None
+        Seeds the draw (an int gives the same rows every call).
+    what : str
+        What the rows are for, in the strategy line.
+
+    Returns
+    -------
+    rows : ndarray of int or None
+        Sorted row indices, or None when every row is read (``n <= cap``).
+    strategy : str
+        ``"<what> on a stratified subsample of 100,000 of 750,000 rows"`` (empty
+        with no subsample); stated in a :class:`ScalableFormWarning` too.
+    """
+    n = len(y)
+    cap = row_cap(max_samples, auto)
+    if cap is None or n <= cap:
+        return None, ""
+    from .protocol import holdout_split
+
+    seed = random_state if isinstance(random_state, (int, type(None))) else \
+        random_state.randint(0, 2**31 - 1)
+    keep, _ = holdout_split(n, y, int(n - cap), stratify=stratify,
+                            random_state=0 if seed is None else seed)
+    kind = "stratified " if stratify else ""
+    text = f"{what} on a seeded {kind}subsample of {cap:,} of {n:,} rows"
+    warnings.warn(f"{owner}: {text}.", ScalableFormWarning, stacklevel=3)
+    return keep, text

@@ -941,7 +941,7 @@ def encode_target(y, task: str, *, target_name: str = "y"):
     except (TypeError, ValueError) as exc:
         raise ValueError(
             f"The target {target_name!r} is not numeric, so it cannot be a regression target; "
-            "pass task='classification' for labels."
+            "pass task='classification' for labels (CLI: --task classification)."
         ) from exc
     if not np.isfinite(y_float).all():
         raise ValueError(f"The target {target_name!r} contains infinite values.")

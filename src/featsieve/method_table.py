@@ -16,7 +16,14 @@ from functools import partial
 import numpy as np
 
 from ._registry import MethodSpec, Tuning, k_grid
-from ._resources import Cost, fit_seconds, model_kind
+from ._resources import (
+    ROWS_MASKED,
+    ROWS_SEARCH,
+    Cost,
+    fit_seconds,
+    model_kind,
+    row_cap,
+)
 from ._utils import default_tree, scorer_for
 from .classic import EmbeddedSelector, ForwardSelector, RFECVSelector, RFESelector, UnivariateFilter
 from .comparators import (
@@ -83,17 +90,19 @@ def _ga_scoring(*, task, **_):
 
 
 def _fastener(**kw):
+    # tall tables: each evaluation fits on at most 20,000 rows of each part (ROWS_SEARCH)
     return {"n_generations": _GA_GENERATIONS, "max_evaluations": _GA_EVALUATIONS,
-            **_ga_scoring(**kw)}
+            "max_samples": "auto", **_ga_scoring(**kw)}
 
 
 def _poss(**kw):
     return {"n_generations": _GA_EVALUATIONS, "max_evaluations": _GA_EVALUATIONS,
-            **_ga_scoring(**kw)}
+            "max_samples": "auto", **_ga_scoring(**kw)}
 
 
 def _fssds(**kw):
-    return {"sizes": _FRONT_MAX_SIZE, "n_agents": 6, "n_iterations": 4, **_ga_scoring(**kw)}
+    return {"sizes": _FRONT_MAX_SIZE, "n_agents": 6, "n_iterations": 4, "max_samples": "auto",
+            **_ga_scoring(**kw)}
 
 
 def _half_by_default(*, n_features_to_select, **_):
@@ -115,10 +124,13 @@ def _forward(*, task, **_):
 # ------------------------------------------- cost models of classes without estimate_cost
 def _filter_cost(sel, n, d):
     """Univariate scores: one pass over the columns (k-NN mutual information: ``O(n log n)``
-    per column; ReliefF: ``O(m n d)`` with m <= 2000 sampled rows)."""
+    per column on at most ``max_samples`` rows; ReliefF: ``O(m n d)`` with m <= 2000 sampled
+    rows)."""
     func = sel.score_func
     name = getattr(func, "func", func)
     name = name if isinstance(name, str) else getattr(name, "__name__", "")
+    cap = sel._row_cap()
+    n = n if cap is None else min(n, cap)
     if name == "mi":
         flops = 300.0 * n * max(1.0, float(np.log2(max(n, 2)))) * d
     elif "relieff" in name:
@@ -130,10 +142,12 @@ def _filter_cost(sel, n, d):
 
 def _mask_cost(sel, n, d):
     """One model fit on the training rows, then the masked elimination path: a step
-    predicts one masked copy of the selection-val rows per remaining candidate (columns the
-    model uses, at most ~3,000 splits of 100 trees), ``u (u + 1) / 2`` copies in all."""
+    predicts one masked copy of the selection-val rows (at most ``max_samples``) per
+    remaining candidate (columns the model uses, at most ~3,000 splits of 100 trees),
+    ``u (u + 1) / 2`` copies in all."""
     kind = model_kind(sel.estimator)
-    n_tr, n_val = 0.6 * n, 0.4 * n
+    cap = row_cap(sel.max_samples, ROWS_MASKED)
+    n_tr, n_val = 0.6 * n, (0.4 * n if cap is None else min(0.4 * n, cap))
     u = min(d, 3000)
     per_copy = 0.1 if getattr(sel, "tree_kernel", False) else 1.0  # compiled tree kernel
     copies = u * (u + 1) / 2
@@ -150,10 +164,13 @@ def _search_cost(cols):
         if type(sel).__name__ == "FSSDS":
             kind = "elm"
         evals = int(getattr(sel, "max_evaluations", None) or _GA_EVALUATIONS)
-        n_tr = 0.6 * n
+        cap = row_cap(getattr(sel, "max_samples", None), ROWS_SEARCH)
+        n_tr, n_val = 0.6 * n, 0.4 * n
+        if cap is not None:
+            n_tr, n_val = min(n_tr, cap), min(n_val, cap)
         return Cost(memory_bytes=16 * n * d, fits=evals,
                     fit_seconds=evals * fit_seconds(kind, n_tr, min(d, cols)),
-                    predictions=evals * 0.4 * n, model=kind,
+                    predictions=evals * n_val, model=kind,
                     flops=300.0 * min(n, 20000) * 15 * d)
     return cost
 
@@ -302,7 +319,8 @@ METHODS = (
         tuning=Tuning("n_features", _front_sizes, label="size"),
         source=f"{SEED_001}, Algorithms 1-3, §5.1", figures="featsieve.report._genetic:figures",
         summary="FASTENER genetic search with a decision tree on selection-val (40 generations, "
-                "<= 600 fits, items scored in compare's metric; front size tuned on model-val)"),
+                "<= 600 fits on <= 20,000 rows of each part, items scored in compare's metric; "
+                "front size tuned on model-val)"),
     MethodSpec(
         "poss", POSS, params=_poss, uses_selection_val=True, uses_model=False,
         cost=_search_cost(10),

@@ -12,7 +12,15 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .._base import BaseSelector
 from .._importance import model_importances
-from .._resources import Cost, ScalableFormWarning, fit_seconds, model_kind
+from .._resources import (
+    ROWS_ELIMINATION,
+    Cost,
+    ScalableFormWarning,
+    capped_rows,
+    fit_seconds,
+    model_kind,
+    row_cap,
+)
 from .._utils import cv_splitter, default_tree, rank_from_scores, scorer_for
 from .._validation import N_FEATURES_CONSTRAINT
 from ..models import fit_model
@@ -119,6 +127,22 @@ def _resolve_step(step, d: int, owner: str | None = None,
     return (int(step) if step >= 1 else max(1, int(step * d))), ""
 
 
+def _capped(sel, X, y):
+    """``(X, y, strategy)``: the rows the elimination fits read (``max_samples``)."""
+    rows, text = capped_rows(type(sel).__name__, y, sel.max_samples, auto=ROWS_ELIMINATION,
+                             stratify=sel.task_ == "classification",
+                             random_state=sel.random_state, what="elimination fits")
+    if rows is not None:
+        X, y = X[rows], y[rows]
+    sel.n_samples_used_ = int(X.shape[0])
+    return X, y, text
+
+
+def _capped_n(sel, n: int) -> int:
+    cap = row_cap(sel.max_samples, ROWS_ELIMINATION)
+    return n if cap is None else min(n, cap)
+
+
 def _path_seconds(kind, n_rows, d, k, step) -> tuple[int, float]:
     """Fits and rough seconds of one elimination path from d down to k columns."""
     sizes = list(range(d, k, -step)) + [k] if d > k else [d]
@@ -146,6 +170,15 @@ class RFESelector(BaseSelector):
         per iteration (about 100 model fits instead of d), stated in
         ``strategy_``.
     task : {"auto", "classification", "regression"}, default="auto"
+    max_samples : int, "auto" or None, default="auto"
+        Rows every elimination fit reads (tall tables): ``"auto"``, a seeded
+        subsample (stratified for classes) of 100,000 rows when there are
+        more; an int, that many; None, every row. The importances that order
+        the elimination are then those of models fit on the subsample; stated
+        in a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``:
+        the rows).
+    random_state : int, RandomState or None, default=None
+        Seeds the row subsample of ``max_samples``.
 
     Attributes
     ----------
@@ -155,8 +188,10 @@ class RFESelector(BaseSelector):
     step_ : int
         Columns removed per iteration.
     strategy_ : str
-        Why ``step="auto"`` removed more than one column per iteration (empty
-        otherwise).
+        Why ``step="auto"`` removed more than one column per iteration, and
+        the row subsample of ``max_samples`` (empty otherwise).
+    n_samples_used_ : int
+        Rows the elimination fits read.
     estimator_ : fitted estimator
         The model refit on the kept columns (absent when nothing was eliminated).
     rfe_ : None
@@ -178,13 +213,19 @@ class RFESelector(BaseSelector):
         "n_features_to_select": N_FEATURES_CONSTRAINT,
         "step": [Interval(numbers.Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "task": [StrOptions({"auto", "classification", "regression"})],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
+        "random_state": ["random_state"],
     }
 
-    def __init__(self, estimator=None, *, n_features_to_select=None, step="auto", task="auto"):
+    def __init__(self, estimator=None, *, n_features_to_select=None, step="auto", task="auto",
+                 max_samples="auto", random_state=None):
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.step = step
         self.task = task
+        self.max_samples = max_samples
+        self.random_state = random_state
 
     def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
         """Model fits of the elimination path (``step`` by shape) on ``n_samples`` rows."""
@@ -194,14 +235,16 @@ class RFESelector(BaseSelector):
                                                 isinstance(v, float) and v <= 1 else min(int(v), d))
         step, strategy = _resolve_step(self.step, d)
         kind = model_kind(self.estimator)
-        fits, secs = _path_seconds(kind, n_samples, d, k, step)
+        fits, secs = _path_seconds(kind, _capped_n(self, n_samples), d, k, step)
         return Cost(memory_bytes=8 * n_samples * d, fits=fits, fit_seconds=secs, model=kind,
                     strategy=strategy)
 
     def _fit(self, X, y, sample_weight=None):
         d = X.shape[1]
         k = self._n_to_select(d)
-        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__)
+        step, strategy = _resolve_step(self.step, d, type(self).__name__)
+        X, y, rows = _capped(self, X, y)
+        self.strategy_ = "; ".join(t for t in (strategy, rows) if t)
         self.step_ = step
         if k == d:  # nothing to eliminate
             self.rfe_ = None
@@ -266,6 +309,13 @@ class RFECVSelector(BaseSelector):
     random_state : int, RandomState or None, default=None
     n_jobs : int or None, default=None
         Folds in parallel.
+    max_samples : int, "auto" or None, default="auto"
+        Rows every elimination fit reads (tall tables): ``"auto"``, a seeded
+        subsample (stratified for classes) of 100,000 rows when there are
+        more; an int, that many; None, every row. The importances that order
+        the elimination are then those of models fit on the subsample; stated
+        in a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``:
+        the rows).
 
     Attributes
     ----------
@@ -275,6 +325,7 @@ class RFECVSelector(BaseSelector):
     n_model_fits_ : int
     step_ : int
     strategy_ : str
+    n_samples_used_ : int
     """
 
     _missing = "model"  # NaN to the model when it takes NaN, else imputed (BaseSelector)
@@ -288,10 +339,14 @@ class RFECVSelector(BaseSelector):
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
     }
 
     def __init__(self, estimator=None, *, step="auto", cv=5, scoring=None,
-                 min_features_to_select=1, task="auto", random_state=None, n_jobs=None):
+                 min_features_to_select=1, task="auto", random_state=None, n_jobs=None,
+                 max_samples="auto"):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.step = step
         self.cv = cv
@@ -307,6 +362,7 @@ class RFECVSelector(BaseSelector):
         k = int(self.cv) if isinstance(self.cv, numbers.Integral) else 5
         step, strategy = _resolve_step(self.step, d, fraction=AUTO_STEP_FRACTION_CV)
         kind = model_kind(self.estimator)
+        n_samples = _capped_n(self, n_samples)
         f1, s1 = _path_seconds(kind, n_samples * (k - 1) / k, d,
                                min(self.min_features_to_select, d), step)
         f2, s2 = _path_seconds(kind, n_samples, d, max(1, d // 2), step)
@@ -315,8 +371,10 @@ class RFECVSelector(BaseSelector):
 
     def _fit(self, X, y, groups=None):
         d = X.shape[1]
-        step, self.strategy_ = _resolve_step(self.step, d, type(self).__name__,
-                                            AUTO_STEP_FRACTION_CV)
+        step, strategy = _resolve_step(self.step, d, type(self).__name__,
+                                       AUTO_STEP_FRACTION_CV)
+        X, y, rows = _capped(self, X, y)
+        self.strategy_ = "; ".join(t for t in (strategy, rows) if t)
         self.step_ = step
         if d == 1:  # one usable column: nothing to eliminate
             self.rfecv_, self.cv_results_ = None, {}

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import BaseSelector
+from .._resources import ROWS_SCORES, capped_rows
 from .._utils import rank_from_scores
 from .._validation import N_FEATURES_CONSTRAINT
 from ..scores import abs_correlation_scores, mutual_info_scores, stump_gain_scores
@@ -39,6 +40,13 @@ class UnivariateFilter(BaseSelector):
         For the mutual-information estimator and its target permutations.
     n_jobs : int or None, default=None
         For the mutual-information estimator.
+    max_samples : int, "auto" or None, default="auto"
+        Rows the scores are computed on (tall tables). ``"auto"``: for
+        ``"mi"`` (a k-nearest-neighbour estimate, ``O(n log n)`` per column)
+        a seeded, stratified subsample of 100,000 rows when there are more;
+        the other scores are linear in the rows and read every row. An int
+        caps every score function at that many rows; None reads every row.
+        A subsample is stated in a ``ScalableFormWarning`` and ``strategy_``.
 
     Notes
     -----
@@ -62,6 +70,10 @@ class UnivariateFilter(BaseSelector):
     ranking_ : ndarray of int, shape (n_features_in_,)
         1 for the best score; ties broken by the lower column index.
     support_ : ndarray of bool, shape (n_features_in_,)
+    n_samples_used_ : int
+        Rows the scores were computed on.
+    strategy_ : str
+        The row subsample, when one was drawn (empty otherwise).
 
     Examples
     --------
@@ -80,10 +92,13 @@ class UnivariateFilter(BaseSelector):
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
     }
 
     def __init__(self, score_func="mi", *, n_features_to_select=None, threshold=None,
-                 min_samples_leaf=20, task="auto", random_state=None, n_jobs=None):
+                 min_samples_leaf=20, task="auto", random_state=None, n_jobs=None,
+                 max_samples="auto"):
         self.score_func = score_func
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
@@ -91,6 +106,13 @@ class UnivariateFilter(BaseSelector):
         self.task = task
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.max_samples = max_samples
+
+    def _row_cap(self):
+        if self.max_samples == "auto":
+            return ROWS_SCORES if (isinstance(self.score_func, str)
+                                   and self.score_func == "mi") else None
+        return self.max_samples
 
     def _fit(self, X, y, sample_weight=None):
         if sample_weight is not None and self.score_func not in ("cc", "purity"):
@@ -99,6 +121,14 @@ class UnivariateFilter(BaseSelector):
                 "scikit-learn's mutual-information estimator and a callable score are "
                 "unweighted. Use score_func='cc' or 'purity' (weighted), or fit without "
                 "sample_weight.")
+        rows, self.strategy_ = capped_rows(
+            type(self).__name__, y, self._row_cap(), auto=ROWS_SCORES,
+            stratify=self.task_ == "classification", random_state=self.random_state)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+            if sample_weight is not None:
+                sample_weight = np.asarray(sample_weight)[rows]
+        self.n_samples_used_ = X.shape[0]
         if self.score_func == "mi":
             scores = mutual_info_scores(X, y, task=self.task_, random_state=self.random_state,
                                         n_jobs=self.n_jobs, discrete=self._fit_discrete)

@@ -50,6 +50,8 @@ ALPHA = 0.05
 # metrics between 0 and 1: their test intervals are clipped to [0, 1]
 _UNIT_METRICS = ("accuracy", "balanced_accuracy", "top_k_accuracy", "roc_auc", "f1",
                  "precision", "recall", "jaccard", "average_precision")
+# error metrics (never negative): their test intervals are clipped below at 0
+_ERROR_METRICS = ("mse", "mae", "log_loss", "root_mean", "mean_", "median_absolute")
 # the columns of the printed table and of ``to_frame()``, in order
 FRAME_COLUMNS = ["method", "n_selected", "n_selected_range", "test_mean", "test_halfwidth",
                  "test_ci",
@@ -109,7 +111,11 @@ class ComparisonResult:
         selected left out), ``n_selected`` (mean), ``n_selected_range``
         ([min, max]), ``selected`` (columns kept in at least half of the
         repeats, most frequent first), ``selection_score`` and ``gap`` (means),
-        ``seconds`` and ``model_fits`` (means per repeat), ``tuned`` (most
+        ``seconds`` and ``model_fits`` (means per repeat; a refit of columns
+        another method of the repeat already scored is shared, not repeated,
+        so ``seconds`` leaves it out while ``model_fits`` counts it),
+        ``strategy`` (the scalable form the first repeat's fit chose by shape,
+        e.g. a row subsample; also in ``notes``), ``tuned`` (most
         common choice), ``constant_model`` (repeats whose refit model predicted
         one value for every test row) and ``test_score`` (= ``test_mean``).
     selectors : dict
@@ -347,12 +353,78 @@ def _fit_selector(spec, selector, table, y, names, split, task, random_state, *,
             selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
 
 
+class _Refits:
+    """The refits of one repeat, shared by its methods (the same columns are fitted once).
+
+    ``score(part, support)`` fits a fresh copy of the model on the repeat's fit
+    part (train + selection-val) restricted to ``support`` and scores it on
+    ``part`` (``"model_val"`` or ``"test"``); a support already scored on that
+    part is not fitted again (the model is seeded, so the number is the one a
+    second fit would give). ``score_many`` fits the new ones through joblib
+    (threads: the parts are shared, not copied).
+    """
+
+    def __init__(self, X, y, split, model, task, metric, n_jobs=None, categorical=None):
+        self.model, self.task, self.metric, self.n_jobs = model, task, metric, n_jobs
+        self.categorical = categorical
+        self.fit = (X[split.fit], y[split.fit])
+        self.parts = {"model_val": (X[split.model_val], y[split.model_val]),
+                      "test": (X[split.test], y[split.test])}
+        self._done: dict = {}
+
+    def _run(self, part, support):
+        Xe, ye = self.parts[part]
+        return evaluate_support(self.model, self.task, *self.fit, Xe, ye, support, self.metric,
+                                return_constant=True, categorical=self.categorical)
+
+    def score_many(self, part, supports) -> list:
+        """``(score, constant)`` of each support on ``part``, in order."""
+        keys = [(part, np.packbits(m).tobytes(), int(m.size)) for m in supports]
+        todo = {k: m for k, m in zip(keys, supports, strict=True) if k not in self._done}
+        if len(todo) > 1 and self.n_jobs not in (None, 1):
+            from joblib import Parallel, delayed
+
+            out = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+                delayed(self._run)(part, m) for m in todo.values())
+        else:
+            out = [self._run(part, m) for m in todo.values()]
+        self._done.update(zip(todo, out, strict=True))
+        return [self._done[k] for k in keys]
+
+    def score(self, part, support):
+        return self.score_many(part, [np.asarray(support, bool)])[0]
+
+
+def _tune(spec, selector, d, refits: _Refits, usable: int):
+    """The candidate ``compare`` keeps: ``(label, cut, support, model_val_score, n_scored)``.
+
+    Every candidate of the spec's tuning grid is refit and scored on model-val
+    (an empty selection is never a candidate); the best wins, ties to fewer
+    columns. When the metric cannot score model-val: the smallest candidate.
+    """
+    cands = tuning_candidates(spec, selector, usable, with_values=True)
+    kept = [(label, c, np.asarray(mask, bool)) for label, (c, mask) in cands.items()
+            if np.asarray(mask, bool).any()]
+    values = refits.score_many("model_val", [m for _, _, m in kept])
+    scored = [(label, c, m, v[0]) for (label, c, m), v in zip(kept, values, strict=True)]
+    finite = [t for t in scored if np.isfinite(t[3])]
+    sign = 1 if refits.metric.greater_is_better else -1
+    if finite:
+        return (*max(finite, key=lambda t: (sign * t[3], -int(t[2].sum()))), len(scored))
+    if scored:
+        return (*min(scored, key=lambda t: int(t[2].sum())), len(scored))
+    return "", None, np.zeros(d, bool), float("nan"), 0
+
+
 def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,
-                random_state, n_jobs, groups=None, ordered=False, table=None, columns=None):
+                random_state, n_jobs, groups=None, ordered=False, table=None, columns=None,
+                refits: _Refits | None = None):
     name = spec.name
     table = X if table is None else table
     d = X.shape[1]
     cat = None if columns is None else columns.categorical  # for the refit models
+    refits = refits if refits is not None else _Refits(X, y, split, model, task, metric,
+                                                       categorical=cat)
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
@@ -374,39 +446,20 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             never |= np.asarray(selector.duplicate_of_) >= 0
         if columns is not None:
             never |= columns.left_out
-        usable = int((~never).sum())
-        cands = tuning_candidates(spec, selector, usable, with_values=True)
-        scored = []
-        Xf, yf = X[split.fit], y[split.fit]
-        Xm, ym = X[split.model_val], y[split.model_val]
-        for label, (c, mask) in cands.items():
-            mask = np.asarray(mask, bool)
-            if not mask.any():  # an empty selection is never a candidate
-                continue
-            v = evaluate_support(model, task, Xf, yf, Xm, ym, mask, metric, categorical=cat)
-            scored.append((label, c, mask, v))
-        finite = [t for t in scored if np.isfinite(t[3])]
-        sign = 1 if metric.greater_is_better else -1
-        if finite:
-            label, cut, support, model_val_score = max(
-                finite, key=lambda t: (sign * t[3], -int(t[2].sum())))
-        elif scored:  # the metric cannot score model-val (e.g. one class): the smallest
-            label, cut, support, model_val_score = min(scored, key=lambda t: int(t[2].sum()))
-        else:
-            label, support, model_val_score = "", np.zeros(d, bool), float("nan")
+        label, cut, support, model_val_score, n_scored = _tune(
+            spec, selector, d, refits, usable=int((~never).sum()))
         own = getattr(selector, "selection_score_", None)
         default_metric = metric.scorer == resolve_metric(None, task).scorer
         own = metric_value(task, own) if (own is not None and default_metric) else None
         fits = int(getattr(selector, "n_model_fits_", 0))
         row = {
             "selection_score": own if own is not None else model_val_score,
-            "model_fits": fits + (len(scored) if len(scored) > 1 else 0),
+            "model_fits": fits + (n_scored if n_scored > 1 else 0),
             "tuned": label,
+            "strategy": str(getattr(selector, "strategy_", "") or ""),
         }
     seconds = _time.perf_counter() - start
-    test, constant = evaluate_support(model, task, X[split.fit], y[split.fit], X[split.test],
-                                      y[split.test], support, metric, return_constant=True,
-                                      categorical=cat)
+    test, constant = refits.score("test", support)
     sel = row["selection_score"]
     if sel is None or not np.isfinite(sel):
         gap = None
@@ -444,6 +497,8 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
     pbar = bar(len(specs), desc=f"seed {seed}", unit="method", enabled=progress,
                leave=False, lines=True)
     rows, selectors = [], {}
+    refits = _Refits(X, y, split, model, task, metric, n_jobs,
+                     categorical=None if columns is None else columns.categorical)
     # warnings are collected and raised again by the caller's process, once each
     interrupted = False
     with use_k_grid(k_values), warnings.catch_warnings(record=True) as caught:
@@ -454,7 +509,8 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
                 try:
                     row, sel = _run_method(spec, X, y, names, task, split, model, metric,
                                            seed, n_jobs, groups=groups, ordered=ordered,
-                                           table=table, columns=columns)
+                                           table=table, columns=columns,
+                                           refits=refits)
                 except Exception as exc:  # one method's failure never sinks the run
                     if spec.name in (ALL, BASELINE):
                         raise
@@ -501,6 +557,8 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     half = None if t["ci"][0] is None else (t["ci"][1] - t["ci"][0]) / 2
     if t["ci"][0] is not None and metric.name.startswith(_UNIT_METRICS):
         t["ci"] = [max(0.0, t["ci"][0]), min(1.0, t["ci"][1])]  # e.g. no accuracy above 1
+    elif t["ci"][0] is not None and metric.name.startswith(_ERROR_METRICS):
+        t["ci"] = [max(0.0, t["ci"][0]), t["ci"][1]]  # no negative squared error
     out.update(test_mean=t["mean"], test_halfwidth=half, test_ci=t["ci"], test_se=t["se"],
                test_scores=[float(v) for v in tests])
     if base_scores is not None and method != ALL:
@@ -525,6 +583,7 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
         tuned=tuned[0] if tuned[1] == len(reps) else f"{tuned[0]} ({tuned[1]}/{len(reps)})",
         constant_model=int(sum(r["constant"] for r in reps)),
         test_score=t["mean"],
+        strategy=reps[0].get("strategy", ""),
         repeats=[{"seed": int(s), "n_selected": r["n_selected"],
                   "selected": [str(names[i]) for i in np.flatnonzero(r["support"])],
                   "test_score": r["test_score"], "selection_score": r["selection_score"],
@@ -631,6 +690,10 @@ def _seed_list(seeds, n_repeats, random_state, n_rows, notes) -> list:
         else:  # None or a RandomState: draw the first seed from it
             first = int(check_random_state(random_state).randint(0, 2**31 - 1 - n_repeats))
         seeds = [first + i for i in range(n_repeats)]
+    if len(seeds) < 3:
+        notes.append(f"only {len(seeds)} repeat{'s' if len(seeds) > 1 else ''}: the intervals "
+                     "and tests have 1 degree of freedom or none and say little (use at least 3, "
+                     "5 by default below 10,000 rows)")
     return seeds
 
 
@@ -938,6 +1001,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     if ids:  # not features: out of the column count, the k grid and every selection
         notes.append(f"ID-like column{'s' if len(ids) > 1 else ''} left out (a distinct value "
                      f"on every row; not counted as features): {', '.join(ids)}")
+    notes.extend(f"{x['method']}: {x['strategy']}" for x in first["rows"] if x.get("strategy"))
     rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
     from ..io import data_fingerprint

@@ -48,8 +48,10 @@ def corrected_t(values, *, n_train: int, n_test: int, level: float = 0.95) -> di
         ``mean``, ``se`` (the corrected standard error ``sqrt(var)``), ``ci``
         ([lo, hi]), ``p_value`` (two-sided, for mean = 0). With one value: the
         interval is [mean, mean] and se/p-value are None. When every value is
-        equal (``s = 0``) the interval is [mean, mean] and the p-value is 1 for
-        a mean of 0, else 0.
+        equal (``s = 0``, common when a difference is one test row in every
+        repeat) the t statistic is undefined: the interval is [mean, mean] and
+        the p-value is the exact two-sided sign test of ``J`` values of one
+        sign, ``2 ** (1 - J)`` (1 for a mean of 0), never 0.
 
     Examples
     --------
@@ -69,7 +71,7 @@ def corrected_t(values, *, n_train: int, n_test: int, level: float = 0.95) -> di
     se = math.sqrt((1.0 / j + n_test / max(n_train, 1)) * s2)
     if se == 0.0 or not np.isfinite(se):
         return {"mean": mean, "se": 0.0, "ci": [mean, mean],
-                "p_value": 1.0 if mean == 0 else 0.0}
+                "p_value": 1.0 if mean == 0 else min(1.0, 2.0 ** (1 - j))}
     q = float(stats.t.ppf(0.5 + level / 2, j - 1))
     p = float(2 * stats.t.sf(abs(mean / se), j - 1))
     return {"mean": mean, "se": se, "ci": [mean - q * se, mean + q * se], "p_value": p}

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
+from .._resources import ROWS_SEARCH, capped_rows
 from .._utils import default_tree
 from .._validation import FewerFeaturesWarning
 from ..protocol import holdout_split
@@ -45,6 +46,8 @@ _SEARCH_CONSTRAINTS = {
     "random_state": ["random_state"],
     "n_jobs": [numbers.Integral, None],
     "progress": ["boolean"],
+    "max_samples": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"}),
+                    None],
 }
 
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
@@ -139,12 +142,22 @@ class _GeneticSearch(BaseSelector):
         est = self.estimator if self.estimator is not None else self._default_estimator(
             tree_seed)
         dtype = evaluation_dtype(est)
+        caps = []
         if X_val is None:  # gather rows column by column: no float64 copy of the parts
+            tr, va = self._cap(tr, y, caps, "training"), self._cap(va, y, caps, "selection-val")
             X_tr, y_tr = gather_rows(X, tr, dtype), y[tr]
             X_va, y_va = gather_rows(X, va, dtype), y[va]
         else:
             X_va, y_va = self._validate_val(X_val, y_val)
             X_tr, y_tr = X, y
+            tr = self._cap(np.arange(len(y)), y, caps, "training")
+            if len(tr) < len(y):
+                X_tr, y_tr = gather_rows(X, tr, dtype), y[tr]
+            va = self._cap(np.arange(len(y_va)), y_va, caps, "selection-val")
+            if len(va) < len(y_va):
+                X_va, y_va = X_va[va], y_va[va]
+        self.strategy_ = "; ".join(caps)
+        self.n_samples_used_ = int(len(y_tr))
         evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_)
         # opt(k) of the AUF below the front's smallest item (§5.1 leaves it open): 0, the
         # worst F1 or accuracy, as the seed's figures read; for other scores the score of no
@@ -154,6 +167,17 @@ class _GeneticSearch(BaseSelector):
         return SearchState(evaluator, rng, budget=budget, empty_score=empty,
                            auf_max_features=self.auf_max_features,
                            name=type(self).__name__), name
+
+    def _cap(self, idx, y, caps, what):
+        """``idx`` capped at ``max_samples`` rows (a seeded, stratified subsample)."""
+        rows, text = capped_rows(type(self).__name__, y[idx], self.max_samples,
+                                 auto=ROWS_SEARCH, stratify=self.task_ == "classification",
+                                 random_state=self.random_state,
+                                 what=f"evaluations' {what} rows")
+        if rows is None:
+            return idx
+        caps.append(text)
+        return idx[rows]
 
     def _initial_items(self, d: int, weights=None) -> list[int]:
         init = self.initial
@@ -355,6 +379,14 @@ _COMMON_DOC = """
         identical for any ``n_jobs``.
     progress : bool, default=False
         A progress bar over generations (terminal only).
+    max_samples : int, "auto" or None, default=None
+        Rows of each part (training, selection-validation) the evaluations
+        read, for tall tables: None, every row (the seed's protocol); an int,
+        a seeded subsample (stratified for classes) of that many rows of a
+        part that has more; ``"auto"``, 20,000. Every evaluation then costs a
+        fit on at most that many rows whatever the table's height; stated in
+        a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``: the
+        training rows used). ``featsieve compare`` uses ``"auto"``.
 """
 
 _ATTR_DOC = """
@@ -390,6 +422,10 @@ _ATTR_DOC = """
         ``n_generations=0`` or ``max_evaluations=1``), nothing is selected and
         this is the empty set's score on the front.
     scoring_ : str
+    n_samples_used_ : int
+        Training rows the evaluations were fitted on (``max_samples``).
+    strategy_ : str
+        The row subsamples of ``max_samples``, when drawn (empty otherwise).
 """
 
 
@@ -552,7 +588,8 @@ class FASTENER(_GeneticSearch):
                  max_bucket_size=2, carry_front=False, reset_to_front=5, purge_front=5,
                  gene_purge=None, scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
                  auf_max_features=20, validation_fraction=0.2, task="auto", random_state=None,
-                 n_jobs=None, progress=False):
+                 n_jobs=None, progress=False, max_samples=None):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.n_generations = n_generations
         self.mating_pool = mating_pool
@@ -702,7 +739,9 @@ class POSS(_GeneticSearch):
     def __init__(self, estimator=None, *, n_generations=500, batch_size=1, mutation=None,
                  initial="empty", max_size=None, scoring="auto", max_evaluations=None,
                  select="plateau", tol=0.01, auf_max_features=20, validation_fraction=0.2,
-                 task="auto", random_state=None, n_jobs=None, progress=False):
+                 task="auto", random_state=None, n_jobs=None, progress=False,
+                 max_samples=None):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.n_generations = n_generations
         self.batch_size = batch_size

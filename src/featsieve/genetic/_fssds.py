@@ -165,7 +165,8 @@ class FSSDS(_GeneticSearch):
     def __init__(self, estimator=None, *, sizes=None, n_agents=20, n_iterations=20,
                  scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
                  auf_max_features=20, validation_fraction=0.2, task="auto", random_state=None,
-                 n_jobs=None, progress=False):
+                 n_jobs=None, progress=False, max_samples=None):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.sizes = sizes
         self.n_agents = n_agents

@@ -24,14 +24,17 @@ from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign
 from ._kernels import GaussianKernel, center_gram, resolve_kernel
 from ._lasso import (
+    _MAX_SAMPLES_DOC,
     _SHARED_CONSTRAINTS,
     _build_design,
+    _capped_n,
     _expand,
     _k_for,
     _kernel_cost,
     _order_ranking,
     _plan,
     _SingleBlas,
+    _subsample,
 )
 
 __all__ = ["MRMR", "CKTA", "QPFS", "FHSIC", "GroupHSICLasso", "discrete_mutual_info"]
@@ -116,6 +119,7 @@ class MRMR(_KernelParams, BaseSelector):
         States per variable for ``"mi"`` (3: the mean -/+ sd cut; others:
         equal-frequency bins).
     {_KERNEL_DOC}
+    {_MAX_SAMPLES_DOC}
 
     Attributes
     ----------
@@ -126,6 +130,10 @@ class MRMR(_KernelParams, BaseSelector):
         Relevance ``D(u_j, y)``.
     history_ : list of dict
         ``step``, ``feature``, ``relevance``, ``redundancy``, ``criterion``.
+    n_samples_used_ : int
+        Rows the dependences were computed on.
+    strategy_ : str
+        The row subsample (and, for ``"hsic"``, the block form), when chosen by shape.
 
     References
     ----------
@@ -138,13 +146,16 @@ class MRMR(_KernelParams, BaseSelector):
         "dependence": [StrOptions({"mi", "hsic"})],
         "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
         **_SHARED_CONSTRAINTS,
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
     }
 
     def __init__(self, n_features_to_select=None, *, dependence="mi", n_bins=3,
                  kernel_x="gaussian", kernel_y="auto", block_size="auto", n_permutations=3,
                  permutations=None, dtype="float32", chunk_size=None, task="auto",
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, max_samples="auto"):
         self.n_features_to_select = n_features_to_select
+        self.max_samples = max_samples
         self.dependence = dependence
         self.n_bins = n_bins
         self._store_kernel_params(dict(
@@ -159,7 +170,7 @@ class MRMR(_KernelParams, BaseSelector):
         each, ``k`` steps); ``"hsic"``: the kernel design with one Gram column
         per step (:func:`featsieve.kernel.design_memory`).
         """
-        n, d = n_samples, n_features
+        n, d = _capped_n(self, n_samples), n_features
         k = _k_for(self, d)
         if self.dependence == "hsic":
             return _kernel_cost(self, n, d, k, prefetch=0, passes=1 + k)
@@ -168,6 +179,8 @@ class MRMR(_KernelParams, BaseSelector):
     def _fit(self, X, y):
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
+        X, y, _ = _subsample(self, X, y)
+        self.strategy_ = self._row_strategy
         if self.dependence == "mi":
             check_memory("MRMR", self.estimate_cost(*X.shape).memory_bytes,
                          what=f"the discretized {X.shape[0]} x {d} table and its joint counts",

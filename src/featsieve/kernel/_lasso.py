@@ -12,7 +12,16 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
-from .._resources import Cost, ResourceError, ScalableFormWarning, format_bytes, memory_budget
+from .._resources import (
+    ROWS_SCORES,
+    Cost,
+    ResourceError,
+    ScalableFormWarning,
+    capped_rows,
+    format_bytes,
+    memory_budget,
+    row_cap,
+)
 from .._validation import N_FEATURES_CONSTRAINT
 from ._design import KernelDesign, covariate_gram, design_memory, make_blocks
 from ._kernels import CategoricalColumns, GaussianKernel, resolve_kernel
@@ -155,7 +164,7 @@ def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covar
     if plan.strategy:
         warnings.warn(f"{type(est).__name__}: {plan.strategy}.", ScalableFormWarning,
                       stacklevel=4)
-    est.strategy_ = plan.strategy
+    est.strategy_ = "; ".join(t for t in (getattr(est, "_row_strategy", ""), plan.strategy) if t)
     blocks, perms = make_blocks(X.shape[0], plan.block_size, est.n_permutations,
                                 est.permutations, rng)
     cov = None
@@ -291,6 +300,43 @@ def hsic_scores(X, y, *, kernel_x="gaussian", kernel_y="auto", normalize: bool =
     return np.where(const, 0.0, np.maximum(out, 0.0) if normalize else out)
 
 
+# ------------------------------------------------------------ row cap
+def _capped_n(est, n: int) -> int:
+    """Rows a kernel fit reads on ``n`` rows (``max_samples``; explicit permutations: all)."""
+    if getattr(est, "permutations", None) is not None:
+        return n
+    cap = row_cap(getattr(est, "max_samples", None), ROWS_SCORES)
+    return n if cap is None else min(n, cap)
+
+
+def _subsample(est, X, y):
+    """``(X, y, rows)``: the rows a kernel selector's statistics read (``max_samples``).
+
+    Above the cap a seeded subsample (stratified for classes) is drawn and
+    stated in ``strategy_`` (later joined by the block form's line) and a
+    ``ScalableFormWarning``; ``n_samples_used_`` records the rows. Explicit
+    ``permutations`` fix the rows: no subsample.
+    """
+    rows, text = None, ""
+    if getattr(est, "permutations", None) is None:
+        rows, text = capped_rows(type(est).__name__, y, getattr(est, "max_samples", None),
+                                 auto=ROWS_SCORES, stratify=est.task_ == "classification",
+                                 random_state=est.random_state)
+    if rows is not None:
+        X, y = X[rows], y[rows]
+    est.n_samples_used_ = int(X.shape[0])
+    est._row_strategy = text
+    return X, y, rows
+
+
+_MAX_SAMPLES_DOC = """max_samples : int, "auto" or None, default="auto"
+        Rows the kernels are computed on (tall tables): ``"auto"``, a seeded
+        subsample (stratified for classes) of 100,000 rows when there are
+        more; an int, that many; None, every row. Ignored with explicit
+        ``permutations``. Stated in a ``ScalableFormWarning`` and ``strategy_``;
+        ``n_samples_used_`` records the rows."""
+
+
 # ------------------------------------------------------------ the lassos
 class _KernelLassoBase(_SingleBlas, BaseSelector):
     _measure = "hsic"
@@ -312,11 +358,15 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
         cost : featsieve._resources.Cost
         """
         k = _k_for(self, n_features)
-        return _kernel_cost(self, n_samples, n_features, k, measure=self._measure,
+        n = _capped_n(self, n_samples)
+        return _kernel_cost(self, n, n_features, k, measure=self._measure,
                             prefetch=self.prefetch)
 
     def _fit(self, X, y, covariates=None):
         cols = self._covariate_columns()
+        X, y, rows = _subsample(self, X, y)
+        if rows is not None and covariates is not None:
+            covariates = np.asarray(covariates)[rows]  # the rows the kernels read
         extra = None
         if covariates is not None:
             if self._measure != "hsic":
@@ -564,9 +614,10 @@ _LASSO_DOC_PARAMS = """
         the features with the largest current correlation.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
-        Draws the block permutations.
+        Draws the block permutations (and the row subsample of ``max_samples``).
     n_jobs : int or None, default=None
-        Threads over chunks of features; results are identical for any value."""
+        Threads over chunks of features; results are identical for any value.
+    """ + _MAX_SAMPLES_DOC
 
 _LASSO_DOC_ATTRS = """
     support_ : ndarray of bool, shape (n_features_in_,)
@@ -600,8 +651,10 @@ _LASSO_DOC_ATTRS = """
     permutations_ : ndarray of shape (M, n_samples) or None
     n_blocks_ : int
     strategy_ : str
-        The block form chosen by shape (empty for the plain form or an explicit
-        ``block_size``).
+        The row subsample (``max_samples``) and the block form chosen by shape
+        (empty for the plain form on every row or an explicit ``block_size``).
+    n_samples_used_ : int
+        Rows the kernels were computed on.
     covariate_beta_ : float or None
         ``beta`` of the covariates (HSICLasso with covariates only; else None).
     n_gram_columns_ : int
@@ -694,14 +747,17 @@ class HSICLasso(_KernelLassoBase):
         "prefetch": [Interval(numbers.Integral, 0, None, closed="left")],
         "covariates": [list, str, numbers.Integral, None],
         "covariates_kernel": [StrOptions({"gaussian", "delta"})],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
     }
 
     def __init__(self, n_features_to_select=None, *, kernel_x="gaussian", kernel_y="auto",
                  block_size="auto", n_permutations=3, permutations=None, solver="lars",
                  n_neighbors=10, dtype="float32", chunk_size=None, prefetch=16,
                  covariates=None, covariates_kernel="gaussian", task="auto",
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, max_samples="auto"):
         self.n_features_to_select = n_features_to_select
+        self.max_samples = max_samples
         self.covariates = covariates
         self.covariates_kernel = covariates_kernel
         self.kernel_x = kernel_x
@@ -802,8 +858,9 @@ class NOCCOLasso(_KernelLassoBase):
                  kernel_x="gaussian",
                  kernel_y="auto", block_size="auto", n_permutations=3, permutations=None,
                  solver="lars", n_neighbors=10, dtype="float32", chunk_size=None, prefetch=16,
-                 task="auto", random_state=None, n_jobs=None):
+                 task="auto", random_state=None, n_jobs=None, max_samples="auto"):
         self.n_features_to_select = n_features_to_select
+        self.max_samples = max_samples
         self.epsilon = epsilon
         self.epsilon_scale = epsilon_scale
         self.kernel_x = kernel_x

@@ -41,6 +41,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BaseSelector
+from .._resources import ROWS_MASKED, capped_rows
 from .._validation import N_FEATURES_CONSTRAINT, check_same_columns
 from ..models import fit_model
 from ..protocol import holdout_split
@@ -128,7 +129,15 @@ _COMMON_DOC = """
         Seeds the internal train / selection-validation split.
     n_jobs : int or None, default=None
         Chunks of masked copies predicted in parallel (joblib, threads
-        preferred; ``joblib.parallel_config`` can change the backend)."""
+        preferred; ``joblib.parallel_config`` can change the backend).
+    max_samples : int, "auto" or None, default="auto"
+        Selection-validation rows the masked copies are predicted on (tall
+        tables): ``"auto"``, a seeded subsample (stratified for classes) of
+        50,000 rows when there are more; an int, that many; None, every row.
+        The model is still fitted on every training row. The path costs
+        ``M (M + 1) / 2`` masked copies of these rows, so the cap bounds it by
+        the columns alone; stated in a ``ScalableFormWarning`` and
+        ``strategy_``."""
 
 _COMMON_ATTRS = """
     support_ : ndarray of bool, shape (n_features_in_,)
@@ -171,7 +180,11 @@ _COMMON_ATTRS = """
         tree kernel (fewer than ``n_candidates_evaluated_`` with
         ``skip_unused``).
     tree_kernel_ : bool
-        Whether the masked copies were evaluated by the tree kernel."""
+        Whether the masked copies were evaluated by the tree kernel.
+    n_samples_used_ : int
+        Selection-validation rows the masked copies were predicted on.
+    strategy_ : str
+        The subsample of those rows (``max_samples``), when one was drawn."""
 
 
 class _MaskEliminationBase(BaseSelector):
@@ -197,6 +210,8 @@ class _MaskEliminationBase(BaseSelector):
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
+        "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
+                        StrOptions({"auto"}), None],
     }
     _min_samples = 4
 
@@ -273,6 +288,14 @@ class _MaskEliminationBase(BaseSelector):
                    weights=sample_weight)
         model, X_ref, Xv, labels, fits, w_sel = self._model_and_rows(X, y, X_val, y_val,
                                                                      sample_weight, groups)
+        rows, self.strategy_ = capped_rows(
+            type(self).__name__, labels, self.max_samples, auto=ROWS_MASKED,
+            stratify=self.task_ == "classification", random_state=self.random_state,
+            what="masked copies predicted")
+        if rows is not None:
+            Xv, labels = Xv[rows], labels[rows]
+            w_sel = None if w_sel is None else np.asarray(w_sel)[rows]
+        self.n_samples_used_ = int(Xv.shape[0])
         fill = self._fill_values(X_ref, d)
         loss = _make_loss(self.loss, task=self.task_, model=model, labels=labels,
                           n_rows=len(labels), weights=w_sel)
@@ -553,7 +576,8 @@ class GBMO(_MaskEliminationBase):
 
     def __init__(self, estimator, *, slack=0.001, prefit=False, mask_value="zero", loss=None,
                  validation_fraction=0.4, batch_size=None, skip_unused=True, tree_kernel=True,
-                 task="auto", random_state=None, n_jobs=None):
+                 task="auto", random_state=None, n_jobs=None, max_samples="auto"):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.slack = slack
         self.prefit = prefit
@@ -616,7 +640,9 @@ class FLBMO(_MaskEliminationBase):
 
     def __init__(self, estimator, *, n_features_to_select=None, prefit=False, mask_value="zero",
                  loss=None, validation_fraction=0.4, batch_size=None, skip_unused=True,
-                 tree_kernel=True, task="auto", random_state=None, n_jobs=None):
+                 tree_kernel=True, task="auto", random_state=None, n_jobs=None,
+                 max_samples="auto"):
+        self.max_samples = max_samples
         self.estimator = estimator
         self.n_features_to_select = n_features_to_select
         self.prefit = prefit
