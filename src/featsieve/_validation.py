@@ -7,6 +7,7 @@ this module modifies the caller's data: arrays are copied before any change.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field, replace
 from numbers import Integral
@@ -115,7 +116,11 @@ MISSING_TOKENS = frozenset({"", "?", "na", "n/a", "nan", "null", "none", "-", ".
 #: Fewest rows for a column to be called ID-like (unique per row).
 MIN_ROWS_ID = 20
 
-_ID_NAMES = ("id", "index", "rownames", "row", "row.names", "unnamed: 0", "")
+#: Least share of rows with a distinct value for a column to be ID-like with repeats.
+ID_SHARE = 0.98
+
+_ID_NAMES = ("id", "index", "rownames", "row names", "row", "row num", "row.names", "unnamed: 0",
+             "key", "no", "")
 
 
 class ColumnKindWarning(FeatsieveWarning):
@@ -362,29 +367,53 @@ def _dates_as_text(uniq: pd.Series) -> bool:
         return bool(pd.to_datetime(text, errors="coerce", utc=True).notna().all())
 
 
+def _id_name(name) -> bool:
+    """Whether a column label looks like an identifier's (case-insensitive).
+
+    ``id``, ``index``, ``rownames``/``row.names``, ``row``, ``row num``,
+    ``unnamed: 0``, ``key``, ``no``, or ending in ``id`` after a separator
+    (``customer_id``, ``customer id``, ``customer.id``, ``customer-id``) or in
+    camel case (``PassengerId``, ``UserID``).
+    """
+    raw = str(name).strip()
+    low = re.sub(r"[_.\-]+", " ", raw.lower())
+    return low in _ID_NAMES or raw.lower() in _ID_NAMES or low.endswith(" id") or \
+        raw.endswith("Id") or raw.endswith("ID")
+
+
 def _id_like(name, s: pd.Series, kind: str, n: int) -> bool:
-    """Unique per row (an ID): text, or whole numbers that look like a row index.
+    """An ID: a distinct value on (nearly) every row, text or whole numbers.
 
     A column is ID-like when it has at least ``MIN_ROWS_ID`` rows, no missing
-    value and a distinct value on every row, and either its name is an ID's
-    (``id``, ``index``, ``rownames``, ``Unnamed: 0``, ending in ``id``), or it is
-    text, or it holds whole numbers spanning at most twice the row count (a row
-    index in any order, R's ``rownames``, a saved pandas index).
+    value, and either
+
+    * a distinct value on every row, and its name is an ID's (:func:`_id_name`),
+      or it is text, or it holds whole numbers spanning at most twice the row
+      count (a row index in any order, R's ``rownames``, a saved pandas index); or
+    * distinct values on at least ``ID_SHARE`` (98%) of the rows (an ID with a
+      few repeated rows), and it is text, or it holds whole numbers and either its
+      name is an ID's or its values form a near-complete integer range
+      (``max - min + 1 <= 1.05 n``).
+
+    A pandas ``category`` column is ID-like only by its name; numbers with
+    fractions are never ID-like by the second rule.
     """
     if n < MIN_ROWS_ID or kind in ("boolean", "datetime") or s.isna().any():
         return False
-    if s.nunique() != n:
+    distinct = s.nunique()
+    if distinct < ID_SHARE * n:
         return False
-    low = str(name).strip().lower()
-    if low in _ID_NAMES or low.endswith("_id") or low.endswith(" id") or (
-            str(name).endswith("Id") or str(name).endswith("ID")):
+    exact = distinct == n
+    named = _id_name(name)
+    if exact and named:
         return True
     if kind == "categorical":
-        return not isinstance(s.dtype, pd.CategoricalDtype)
+        return not isinstance(s.dtype, pd.CategoricalDtype) or named
     vals = pd.to_numeric(s, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     if np.isnan(vals).any() or not np.all(vals == np.round(vals)):
         return False
-    return vals.max() - vals.min() + 1 <= 2 * n
+    span = vals.max() - vals.min() + 1
+    return span <= 2 * n if exact else named or span <= 1.05 * n
 
 
 def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = True,
@@ -466,9 +495,11 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
                 categories[j] = s.cat.categories
             else:
                 categories[j] = pd.Index(pd.unique(_category_values(s).dropna())).sort_values()
-        if detect_ids and name not in cats and name not in nums and _id_like(name, s, kind, n):
+        if detect_ids and name not in cats and name not in nums and _id_like(
+                name, _category_values(s) if kind == "categorical" else s, kind, n):
             left_out[j] = True
-            notes[j] = "ID-like: a distinct value on every row"
+            notes[j] = ("ID-like: a distinct value on every row" if s.nunique() == n else
+                        f"ID-like: distinct values on at least {ID_SHARE:.0%} of the rows")
     if warn:
         parsed = [j for j in text_numbers if j not in set(np.flatnonzero(left_out))
                   and names[j] not in nums]
@@ -485,21 +516,32 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
         if left_out.any():
             warnings.warn(
                 f"Columns {_names_str([names[j] for j in np.flatnonzero(left_out)])} are "
-                "ID-like (a distinct value on every row: an ID, a row index such as R's "
-                "rownames or a saved pandas index) and are left out of the selection (CLI: "
-                "--drop COL leaves one out of the written table too). Name one in numeric=[...] "
-                "or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
+                "ID-like (a distinct value on every row, or on at least 98% of them: an ID, a "
+                "row index such as R's rownames or a saved pandas index) and are left out of the "
+                "selection (CLI: --drop COL leaves one out of the written table too). Name one in "
+                "numeric=[...] or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
                 ColumnKindWarning, stacklevel=3)
     return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
                              notes=notes, text_numbers=text_numbers)
 
 
+#: Text read as missing in a column of categories (after stripping spaces): UCI's ``?``, blanks.
+CATEGORY_MISSING_TOKENS = frozenset({"", "?"})
+
+
 def _category_values(s: pd.Series) -> pd.Series:
-    """The values of a categorical column as categories: text as ``str`` (mixed types too)."""
+    """The values of a categorical column as categories: text as ``str`` (mixed types too).
+
+    Text is stripped of leading and trailing spaces (``" Private"`` is
+    ``"Private"``), and ``CATEGORY_MISSING_TOKENS`` (``"?"``, ``" ?"``, blank
+    text) are missing.
+    """
     if isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(s.dtype) or \
             pd.api.types.is_bool_dtype(s.dtype):
         return s
-    return s.astype(object).where(s.isna(), s.astype(str)).astype(object)
+    text = s.astype(str).str.strip()
+    missing = s.isna() | text.isin(CATEGORY_MISSING_TOKENS)
+    return text.astype(object).where(~missing, np.nan)
 
 
 def _plain_numeric(X: pd.DataFrame, description: ColumnDescription) -> bool:
@@ -734,12 +776,16 @@ def constant_columns(X: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(spread), True, const)
 
 
-def duplicate_columns(X: np.ndarray) -> np.ndarray:
+def duplicate_columns(X: np.ndarray, kinds=None) -> np.ndarray:
     """For each column, the index of the first column it is an exact copy of.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
+    kinds : array-like of shape (n_features,) or None, default=None
+        A label per column (its kind): only columns with the same label are
+        compared, so a text column's codes ``0..k-1`` are no copy of a numeric
+        column holding ``0..k-1``. None: every column is compared.
 
     Returns
     -------
@@ -761,6 +807,8 @@ def duplicate_columns(X: np.ndarray) -> np.ndarray:
     for j in range(d):
         col = np.nan_to_num(np.ascontiguousarray(X[:, j]), nan=np.inf)
         key = hashlib.blake2b(col.tobytes(), digest_size=16).digest()
+        if kinds is not None:
+            key += str(kinds[j]).encode()
         group = seen.setdefault(key, [])
         for i in group:
             if np.nan_to_num(X[:, i], nan=np.inf).tobytes() == col.tobytes():
@@ -769,6 +817,19 @@ def duplicate_columns(X: np.ndarray) -> np.ndarray:
         else:
             group.append(j)
     return first
+
+
+def _duplicate_kinds(columns: ColumnDescription) -> np.ndarray:
+    """Labels for :func:`duplicate_columns`: categories or numbers, unique for left-out columns.
+
+    Copies are told only among categorical columns or among the others (numbers,
+    booleans, dates), never with a left-out (ID-like) column: a text ID's codes
+    and a row number both encode to ``0..n-1``.
+    """
+    labels = np.where(columns.categorical, "categorical", "number").astype(object)
+    for j in np.flatnonzero(columns.left_out):
+        labels[j] = f"left out {j}"
+    return labels
 
 
 def _target_name(y, given: str) -> str:
@@ -1161,6 +1222,7 @@ def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_cla
     columns = replace(columns, n_missing=n_missing)
     return ValidatedData(
         X=Xv, y=y_enc, task=resolved, classes=classes, feature_names=names,
-        constant=constant_columns(dense), duplicate_of=duplicate_columns(dense),
+        constant=constant_columns(dense),
+        duplicate_of=duplicate_columns(dense, _duplicate_kinds(columns)),
         columns=columns, table=X, rows=rows,
     )

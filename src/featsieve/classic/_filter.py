@@ -37,7 +37,7 @@ class UnivariateFilter(BaseSelector):
         For ``"purity"``: fewest rows on each side of the split.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
-        For the mutual-information estimator.
+        For the mutual-information estimator and its target permutations.
     n_jobs : int or None, default=None
         For the mutual-information estimator.
     max_samples : int, "auto" or None, default="auto"
@@ -57,7 +57,9 @@ class UnivariateFilter(BaseSelector):
     Missing values are imputed before scoring (``BaseSelector``: the training
     median; a categorical column's missing rows are a category of their own).
     Categorical columns: ``"mi"`` counts them and booleans as discrete
-    (scikit-learn's ``discrete_features``); ``"cc"`` scores them by Cramér's V
+    (scikit-learn's ``discrete_features``), their MI minus its chance level
+    under seeded target permutations (:func:`featsieve.mutual_info_scores`), so a
+    many-level column (a ticket number) does not win by chance; ``"cc"`` scores them by Cramér's V
     (classes) or the correlation ratio (numeric target) instead of a
     correlation of codes; ``"purity"`` and callables see the category codes
     (a split of codes ``< v`` / ``>= v``, codes in the order of the categories).
