@@ -402,7 +402,7 @@ class _MaskEliminationBase(BaseSelector):
                 X_ref).any() else X_ref.mean(axis=0)
             cat = self._fit_categorical
             if cat.any():  # a categorical column masked is missing (see mask_value)
-                usable = np.flatnonzero(self._usable)
+                usable = self._fit_index  # input column of each fit column (canonical order)
                 fill[cat] = np.nan if self._missing_strategy() == "native" else [
                     len(self.columns_.categories[usable[j]]) for j in np.flatnonzero(cat)]
             return fill
