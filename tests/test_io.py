@@ -116,3 +116,13 @@ def test_cli_compare_parquet_gives_the_same_table_as_csv(tmp_path, capsys):
     assert len([ln for ln in outs[0].splitlines() if ln.startswith(("cc", "forward"))]) == 2
     assert _strip(jsons[0]["results"]) == _strip(jsons[1]["results"])
     assert jsons[0]["fingerprint"] == jsons[1]["fingerprint"]
+
+
+def test_a_target_name_with_spaces_around_it_is_suggested(tmp_path):
+    """UCI Adult's header has a space before each name: '--target Y' points to ' Y'."""
+    from featsieve.io import load_data
+
+    path = tmp_path / "sp.csv"
+    path.write_text("a, Y\n1,x\n2,y\n3,x\n")
+    with pytest.raises(ValueError, match=r"did you mean ' Y'\? \(--target ' Y'\)"):
+        load_data(str(path), target="Y")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import shlex
 import zlib
 from pathlib import Path
 
@@ -132,7 +133,12 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
     if target is None:
         raise ValueError(f"--target is required for {source}: name the target column.")
     if target not in df.columns:
-        cols = ", ".join(map(str, list(df.columns)[:12]))
+        names = [str(c) for c in df.columns]
+        near = [c for c in names if c.strip().lower() == str(target).strip().lower()]
+        if near:  # e.g. a header with spaces around its names (UCI Adult's ' Y')
+            raise ValueError(f"Target column {target!r} not found in {source}; did you mean "
+                             f"{near[0]!r}? (--target {shlex.quote(near[0])})")
+        cols = ", ".join(repr(c) if c != c.strip() else c for c in names[:12])
         more = "" if df.shape[1] <= 12 else f", ... ({df.shape[1]} columns)"
         raise ValueError(f"Target column {target!r} not found in {source}; columns: {cols}{more}.")
     if list(df.columns).count(target) > 1:
