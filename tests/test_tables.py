@@ -210,6 +210,7 @@ def test_column_groups_kept_or_dropped_together():
     assert sel.support_at(n_features=2)[[0, 3]].all()
     table = sel.scores_table()
     assert table.loc[table["column"] == "d", "group"].item() == "ad"
+    assert str(table["rank"].dtype) == "Int64" and table["rank"].min() == 1  # whole ranks
     with pytest.raises(ValueError, match="'zz'"):
         featsieve.UnivariateFilter("cc").fit(X, y, column_groups={"g": ["a", "zz"]})
 

@@ -510,7 +510,8 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             "kind": list(self.columns_.kinds),
             "selected": support,
             "score": np.full(d, np.nan) if scores is None else np.asarray(scores, float),
-            "rank": np.full(d, np.nan) if ranking is None else np.asarray(ranking, float),
+            "rank": pd.array([pd.NA] * d if ranking is None else np.asarray(ranking),
+                             dtype="Int64"),  # whole numbers, empty where none
             "n_missing": self.columns_.n_missing,
             "group": [group_name.get(g, "") for g in self._group_of],
             "note": notes,
