@@ -134,3 +134,21 @@ def test_mi_adjustment_for_a_numeric_target():
     mi = mutual_info_scores(X, y, task="regression", random_state=0,
                             discrete=np.array([True, True]))
     assert mi[0] > 0.3 and mi[1] < 0.03
+
+
+def test_compare_says_a_split_constant_column_is_constant_in_a_repeat_only():
+    """A column with one rare value is constant in some training rows only: compare's
+    warning says so (a repeat's training rows), not that it is never selected."""
+    import featsieve
+    from featsieve._validation import ConstantFeatureWarning
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 4)), columns=list("abcd"))
+    X["rare"] = 0.0
+    X.loc[3, "rare"] = 1.0
+    y = (X.a > 0).astype(int)
+    with pytest.warns(ConstantFeatureWarning) as rec:
+        featsieve.compare(X, y, methods=["cc"], n_repeats=3)
+    texts = [str(w.message) for w in rec if issubclass(w.category, ConstantFeatureWarning)]
+    assert texts and all("in its training rows" in t and "never" not in t for t in texts)
+    assert any("'rare'" in t for t in texts)

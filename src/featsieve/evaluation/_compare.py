@@ -33,7 +33,12 @@ from .._registry import (
     use_k_grid,
 )
 from .._resources import LeftOutWarning
-from .._validation import FewerFeaturesWarning, validate_Xy
+from .._validation import (
+    ConstantFeatureWarning,
+    DuplicateFeatureWarning,
+    FewerFeaturesWarning,
+    validate_Xy,
+)
 from .._warnings import ProtocolWarning
 from ..models import Metric, make_model, metric_value, resolve_metric
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
@@ -981,6 +986,12 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     reps, interrupted = _finished(reps)
     similar: dict = {}  # the same warning with other numbers: shown once, with a count
     for category, message in (w for x in reps for w in x["warnings"]):
+        if issubclass(category, (ConstantFeatureWarning, DuplicateFeatureWarning)):
+            # found in a repeat's training rows, which can miss a rare value of a column
+            what = ("constant" if category is ConstantFeatureWarning else
+                    "an exact copy of another column (only the first of a group)")
+            message = (f"Not selectable in a repeat, {what} in its training rows (where a "
+                       f"rare value can be missing): {message.split(': ', 1)[-1]}")
         similar.setdefault((category, re.sub(r"\d+(\.\d+)?", "#", message)), []).append(message)
     for (category, _), messages in similar.items():
         more = f" (and {len(messages) - 1} similar)" if len(messages) > 1 else ""
