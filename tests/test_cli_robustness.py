@@ -350,3 +350,18 @@ def test_an_interrupt_writes_the_finished_rows_marked_incomplete(tmp_path, sig, 
     assert any("interrupted" in n for n in data["notes"])
     assert report.exists() and "cc" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.html", "run.json"]  # no temp
+
+
+def test_select_counts_name_the_constant_columns(tmp_path, capsys):
+    """``kept k of M`` says how many of the M are constant (no method can keep them)."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame(rng.normal(size=(100, 4)), columns=list("abcd"))
+    df["flat"] = 3.0
+    df["target"] = (df.a > 0).astype(int)
+    path = tmp_path / "t.csv"
+    df.to_csv(path, index=False)
+    rc, out, err = _run(capsys, ["select", str(path), "-t", "target", "--method", "cc",
+                                 "-k", "2"])
+    assert rc == 0, err
+    assert out.splitlines()[0] == ("cc: kept 2 of 5 columns (1 constant, which no method can "
+                                   "keep: flat)")

@@ -520,7 +520,7 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             tuning = resolve_method(method).tuning
             cut = k is not None and "n_features_to_select" not in params and (
                 tuning is not None and tuning.cut == "n_features")
-            table, ids = None, []
+            table, ids, const = None, [], []
             if sel is None:
                 kept = list(X.columns)
             else:
@@ -535,6 +535,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                 kept = [X.columns[i] for i in np.flatnonzero(support)]
                 table = sel.scores_table(support)
                 ids = [X.columns[i] for i in np.flatnonzero(sel.columns_.left_out)]
+                const = [X.columns[i] for i in np.flatnonzero(
+                    getattr(sel, "constant_features_", np.zeros(X.shape[1], bool)))
+                    if X.columns[i] not in ids]
             if output:  # the --drop and ID-like columns (identifiers) come back, first,
                 # unchanged, so the reduced table can be joined to the source
                 tname = target if target is not None else y.name
@@ -549,7 +552,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
         except (ValueError, KeyError, OSError, NotImplementedError) as exc:
             _fail(exc)
     err = output == "-"  # the table went to standard output
-    click.echo(f"{method}: kept {len(kept)} of {X.shape[1] - len(ids)} columns", err=err)
+    click.echo(f"{method}: kept {len(kept)} of {X.shape[1] - len(ids)} columns"
+               + (f" ({len(const)} constant, which no method can keep: "
+                  f"{_names_line(const)})" if const else ""), err=err)
     if ids:
         back = "; written back to the output, first" if output else ""
         click.echo(f"ID-like, left out of the selection{back}: "
@@ -567,6 +572,12 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
     for path in (output, scores_path if table is not None else None):
         if path and path != "-":
             click.echo(f"wrote {path}", err=err)
+
+
+def _names_line(names, most=5) -> str:
+    """Up to ``most`` column names, then how many more."""
+    head = ", ".join(map(str, names[:most]))
+    return head + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _parse_groups(items):

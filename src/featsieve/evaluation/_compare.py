@@ -32,6 +32,7 @@ from .._registry import (
     tuning_candidates,
     use_k_grid,
 )
+from .._registry import methods as registered_methods
 from .._resources import LeftOutWarning
 from .._validation import (
     ConstantFeatureWarning,
@@ -964,8 +965,13 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     specs = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
                        n_repeats=len(seeds) if seeds is not None else n_repeats or
                        default_repeats(len(yv))[0])
-    methods = [s.name for s in specs]
     notes = []
+    if methods is None:
+        extra = [m for m in registered_methods(task) if not get_method(m).in_default]
+        if extra:
+            notes.append(f"not in the default set (slower or specialised; run them with "
+                         f"--methods): {', '.join(extra)}")
+    methods = [s.name for s in specs]
     seeds = _seed_list(seeds, n_repeats, random_state, len(yv), notes)
     if metric.reason:
         notes.append(f"metric {metric.name}: {metric.reason}")
