@@ -103,6 +103,16 @@ def test_k_grid_reaches_every_column_on_a_narrow_table():
     assert k_grid(60)[-1] == 30
 
 
+def test_k_grid_stops_at_the_wide_cap():
+    """Wide tables: log-spaced counts from 1 to 1,000, no refits on 50,000 columns."""
+    from featsieve._registry import WIDE_K_CAP, k_grid
+
+    g = k_grid(100_000)
+    assert g[:4] == [1, 2, 3, 4] and g[-1] == WIDE_K_CAP == 1000 and len(g) == 16
+    assert k_grid(2000)[-1] == 1000 and 333 in k_grid(2000)  # M/6 kept below the cap
+    assert 500 in k_grid(3000) and 1500 not in k_grid(3000)
+
+
 def test_narrow_grid_counts_copies_out():
     """A copied column is no feature of its own: FLBMO's eta grid stops at the usable columns."""
     rng = np.random.default_rng(1)

@@ -42,8 +42,13 @@ def k_grid(n_features: int) -> list[int]:
     where eta is tuned over them), M being the usable feature count (rounded,
     at least 1, unique, sorted). On a narrow table (M <= ``NARROW_TABLE``, 20
     columns) the log-spaced counts go up to M and the grid also holds M - 1
-    and M, so a filter can keep every column, or drop only one. Inside
-    :func:`use_k_grid` the grid given there is used instead.
+    and M, so a filter can keep every column, or drop only one. On a wide table
+    (M/2 above ``WIDE_K_CAP``, 1,000 columns) the grid stops at 1,000: every
+    count of the grid is a model refit on that many columns, and on such
+    tables counts in the tens of thousands cost most of the run while a
+    selection that large is no selection (a choice of ours; ``--k-grid``, or
+    :func:`use_k_grid`, sets any grid). Inside :func:`use_k_grid` the grid
+    given there is used instead.
 
     Examples
     --------
@@ -51,6 +56,8 @@ def k_grid(n_features: int) -> list[int]:
     [1, 2, 4, 5, 8, 10, 12, 13, 15, 20, 30]
     >>> k_grid(9)
     [1, 2, 4, 6, 8, 9]
+    >>> k_grid(100_000)[-3:]
+    [398, 631, 1000]
     >>> with use_k_grid([3, 0.5]):
     ...     k_grid(60)
     [3, 30]
@@ -62,16 +69,19 @@ def k_grid(n_features: int) -> list[int]:
                 for v in override}
         return sorted({min(max(1, v), n) for v in vals})
     narrow = n <= NARROW_TABLE
-    top = max(1, n if narrow else int(round(n / 2)))
+    top = max(1, n if narrow else min(int(round(n / 2)), WIDE_K_CAP))
     steps = 1 + int(np.ceil(1.5 * np.log2(top)))  # about 1.6 times apart
     logs = {int(v) for v in np.round(np.geomspace(1, top, steps))}
-    seed = {max(1, int(round(n * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2)}
+    seed = {v for v in (max(1, int(round(n * f))) for f in (1 / 6, 1 / 5, 1 / 4, 1 / 2))
+            if v <= top}
     ends = {max(1, n - 1), max(1, n)} if narrow else set()
     return sorted(logs | seed | ends)
 
 
 #: Usable columns up to which :func:`k_grid` reaches every column (M - 1 and M).
 NARROW_TABLE = 20
+#: The largest count of :func:`k_grid`'s default grid (wide tables).
+WIDE_K_CAP = 1000
 
 
 @contextmanager
