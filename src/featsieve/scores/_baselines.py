@@ -74,7 +74,13 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
 
     Notes
     -----
-    Time O(n^2 d) for n rows, d columns.
+    Time O(n^2 d) for n rows, d columns. On its most common input (two classes,
+    no missing value, every column with more than 10 distinct values: skrebate's
+    "continuous" data) the same scores come from featsieve's vectorized
+    implementation of skrebate's steps (:func:`_relieff_binary_continuous`;
+    equal to skrebate to 1e-9, ``tests/test_id_missing_mi.py``): skrebate
+    scores one column at a time in Python, which on a wide table (10^5 columns)
+    takes minutes. Every other input goes to skrebate.
 
     References
     ----------
@@ -90,6 +96,54 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
                                                                replace=False))
         X, y = X[rows], y[rows]
     k = max(1, min(int(n_neighbors), X.shape[0] - 1))
+    if _binary_continuous(X, y):
+        return _relieff_binary_continuous(X, y, k)
     est = ReliefF(n_features_to_select=min(10, X.shape[1]), n_neighbors=k, n_jobs=n_jobs)
     est.fit(X, y)
     return np.nan_to_num(np.asarray(est.feature_importances_, dtype=np.float64), nan=0.0)
+
+
+#: skrebate's ``categorical_threshold``: columns with at most this many distinct
+#: values are "categorical" to it.
+_RELIEFF_CATEGORICAL = 10
+
+
+def _binary_continuous(X, y) -> bool:
+    """Two classes, no NaN and every column skrebate calls continuous."""
+    if len(set(y.tolist())) != 2 or X.shape[1] == 0 or np.isnan(X).any():
+        return False
+    S = np.sort(X, axis=0)
+    distinct = 1 + (S[1:] != S[:-1]).sum(axis=0)
+    return bool((distinct > _RELIEFF_CATEGORICAL).all())
+
+
+def _relieff_binary_continuous(X, y, k: int) -> np.ndarray:
+    """skrebate's ReliefF (0.62) for two classes on continuous columns, vectorized
+    over the columns: the same distance array (Manhattan distance of the columns
+    scaled to [0, 1]), the same neighbours (its ``argsort`` walk keeping the first
+    ``k`` hits and ``k`` misses), and per row the hits' and misses' mean
+    |difference| / range, (misses - hits) / n, summed over the rows."""
+    from scipy.spatial.distance import pdist, squareform
+
+    n = X.shape[0]
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = hi - lo
+    dist = squareform(pdist((X - lo) / span, metric="cityblock"))
+    np.fill_diagonal(dist, float(np.iinfo(np.int64).max))  # skrebate: sys.maxsize
+    scores = np.zeros(X.shape[1])
+    for i in range(n):
+        hits, misses = [], []
+        for j in np.argsort(dist[i]):
+            near = hits if y[j] == y[i] else misses
+            if len(near) < k:
+                near.append(j)
+            if len(hits) >= k and len(misses) >= k:
+                break
+        part = np.zeros(X.shape[1])
+        ch, cm = len(hits), len(misses)
+        if ch:
+            part -= (np.abs(X[i] - X[hits]) / span).sum(axis=0) / ch
+        if cm:
+            part += (np.abs(X[i] - X[misses]) / span).sum(axis=0) / cm
+        scores += part / n
+    return scores

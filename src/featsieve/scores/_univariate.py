@@ -211,6 +211,73 @@ def abs_correlation_scores(X, y, *, task: str = "regression", categorical=None,
 
 #: Permutations of the target that estimate a categorical column's chance-level MI.
 MI_PERMUTATIONS = 8
+#: Rows up to which :func:`mutual_info_scores` runs the k-NN estimator on all
+#: columns at once (pairwise distances) rather than one KD-tree per column.
+MI_BLOCK_ROWS = 512
+
+
+def _tree_path(y, n_neighbors=3) -> bool:
+    """Whether scikit-learn finds every class's neighbours with its KD-tree: a class
+    of c > 1 rows takes its brute-force path (squared norms minus twice the dot
+    product, which rounds differently) when ``min(k, c - 1) >= c // 2``."""
+    counts = np.unique(np.asarray(y), return_counts=True)[1]
+    counts = counts[counts > 1]
+    return bool(np.all(np.minimum(n_neighbors, counts - 1) < counts // 2))
+
+
+def _mi_classif_block(X, y, *, n_neighbors=3, random_state=None, max_bytes=2**25):
+    """scikit-learn's ``mutual_info_classif`` on continuous columns, every column
+    at once: the same numbers, computed from pairwise distances in blocks of
+    columns (``max_bytes`` per block) instead of a KD-tree per column.
+
+    It repeats scikit-learn's steps exactly (scaling by the standard deviation,
+    the seeded 1e-10 jitter drawn for the whole matrix, Ross's estimator with
+    ``k = min(n_neighbors, class count - 1)``, rows of single-row classes left
+    out, ``nextafter`` radius, counts that include the row itself and compare
+    squared distances as its KD-tree does), so the scores equal its scores
+    when it finds every class's neighbours with its KD-tree (every class of
+    more than one row has at least 2k + 2 rows; :func:`mutual_info_scores`
+    uses this function only then; ``tests/test_scores.py`` checks). It pays
+    when rows are few and columns many (wide tables), where the per-column
+    tree dominates; cost O(n^2) per column.
+    """
+    from scipy.special import digamma
+    from sklearn.preprocessing import scale
+    from sklearn.utils import check_random_state
+
+    X = np.array(X, dtype=np.float64)  # a copy: scaled and jittered in place
+    y = np.asarray(y)
+    n, d = X.shape
+    rng = check_random_state(random_state)
+    X = scale(X, with_mean=False, copy=False)
+    X += 1e-10 * np.maximum(1, np.mean(np.abs(X), axis=0)) * rng.standard_normal(size=(n, d))
+    labels, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    keep = counts[codes] > 1  # rows of a single-row class are left out
+    X, codes = X[keep], codes[keep]
+    m = X.shape[0]
+    out = np.zeros(d)
+    if m == 0:
+        return out
+    label_counts = counts[codes].astype(np.float64)
+    k_all = np.minimum(n_neighbors, label_counts - 1)
+    const = digamma(m) + digamma(k_all).mean() - digamma(label_counts).mean()
+    classes = [np.flatnonzero(codes == c) for c in np.unique(codes)]
+    block = max(1, int(max_bytes // (8 * m * m)))
+    for start in range(0, d, block):
+        Xb = X[:, start:start + block].T  # (b, m)
+        # squared distances, as scikit-learn's KD-tree compares them (d^2 <= r^2)
+        D = np.square(Xb[:, :, None] - Xb[:, None, :])  # (b, m, m)
+        radius = np.empty((Xb.shape[0], m))
+        for rows in classes:
+            k = int(min(n_neighbors, rows.size - 1))
+            sub = D[:, rows][:, :, rows]
+            idx = np.arange(rows.size)
+            sub[:, idx, idx] = np.inf  # a row is not its own neighbour
+            radius[:, rows] = np.partition(sub, k - 1, axis=2)[:, :, k - 1]
+        radius = np.nextafter(np.sqrt(radius), 0)
+        m_all = (D <= np.square(radius)[:, :, None]).sum(axis=2)
+        out[start:start + block] = np.maximum(0.0, const - digamma(m_all).mean(axis=1))
+    return out
 
 
 def mutual_info_scores(X, y, *, task: str = "classification", random_state=None, n_jobs=None,
@@ -248,6 +315,10 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
     """
     fn = mutual_info_classif if task == "classification" else mutual_info_regression
     disc = "auto" if discrete is None or not np.any(discrete) else np.asarray(discrete, bool)
+    if (task == "classification" and isinstance(disc, str) and hasattr(X, "shape")
+            and np.shape(X)[0] <= MI_BLOCK_ROWS and not hasattr(X, "tocsr")
+            and np.shape(X)[1] > 1 and _tree_path(y)):  # "auto": dense means continuous
+        return _mi_classif_block(X, y, random_state=random_state)
     mi = np.asarray(fn(X, y, discrete_features=disc, random_state=random_state, n_jobs=n_jobs),
                     dtype=np.float64)
     if isinstance(disc, str):

@@ -1,0 +1,67 @@
+"""Kernels that make wide tables fast give the reference libraries' numbers.
+
+``mutual_info_scores`` on few rows (all columns at once) equals scikit-learn's
+``mutual_info_classif``; ``relieff_scores`` on two classes and continuous
+columns equals skrebate's ``ReliefF``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.feature_selection import mutual_info_classif
+
+from featsieve.scores import mutual_info_scores, relieff_scores
+from featsieve.scores._baselines import _binary_continuous
+from featsieve.scores._univariate import _mi_classif_block, _tree_path
+
+
+@pytest.mark.parametrize("n, d, classes, seed", [(96, 120, 2, 0), (120, 80, 4, 1),
+                                                 (200, 60, 3, 2), (40, 30, 2, 3)])
+def test_block_mi_equals_scikit_learn(n, d, classes, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[:, :4] = np.round(X[:, :4])  # ties
+    X[:, 4] = 2.5  # constant: jitter only
+    X[:, 5] = X[:, 6]  # a copy
+    y = rng.integers(0, classes, n)
+    y[0] = classes + 5  # a class of one row (left out by the estimator)
+    assert _tree_path(y)
+    ours = mutual_info_scores(X, y, random_state=seed)
+    ref = mutual_info_classif(X, y, random_state=seed)
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_mi_classif_block(X, y, random_state=seed,
+                                                 max_bytes=8 * n * n * 7), ref, atol=1e-12)
+
+
+def test_block_mi_is_not_used_where_scikit_learn_takes_its_brute_force_path():
+    y = np.repeat([0, 1, 2], [30, 30, 6])  # a class of 6 rows: 3 >= 6 // 2
+    assert not _tree_path(y) and _tree_path(np.repeat([0, 1], [8, 9]))
+    X = np.random.default_rng(0).normal(size=(66, 20))
+    np.testing.assert_array_equal(mutual_info_scores(X, y, random_state=0),
+                                  mutual_info_classif(X, y, random_state=0))
+
+
+@pytest.mark.parametrize("n, d, k, seed", [(96, 200, 95, 0), (60, 40, 10, 1), (150, 30, 100, 2)])
+def test_relieff_equals_skrebate_on_two_classes(n, d, k, seed):
+    skrebate = pytest.importorskip("skrebate")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + X[:, 1] + rng.normal(size=n) > 0.4, "yes", "no")
+    assert _binary_continuous(X, y)
+    ref = skrebate.ReliefF(n_features_to_select=5, n_neighbors=k).fit(X.copy(), y)
+    ours = relieff_scores(X, y, n_neighbors=k)
+    np.testing.assert_allclose(ours, ref.feature_importances_, rtol=0, atol=1e-12)
+    assert set(np.argsort(-ours)[:2]) == {0, 1}  # the informative columns lead
+
+
+def test_relieff_leaves_other_inputs_to_skrebate():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 5))
+    assert not _binary_continuous(X, rng.integers(0, 3, 50))  # three classes
+    Xc = X.copy()
+    Xc[:, 2] = rng.integers(0, 3, 50)  # a column skrebate calls categorical
+    assert not _binary_continuous(Xc, rng.integers(0, 2, 50))
+    Xn = X.copy()
+    Xn[3, 1] = np.nan
+    assert not _binary_continuous(Xn, rng.integers(0, 2, 50))
