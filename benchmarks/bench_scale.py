@@ -56,6 +56,24 @@ _PRELUDE = textwrap.dedent("""
     warnings.simplefilter("ignore")
     def peak_gb():
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    import threading
+    _TREE = [0]
+    def _sample_tree():  # the process and its workers: the sum of their resident sets
+        try:
+            import psutil
+        except ImportError:
+            return
+        me = psutil.Process()
+        while True:
+            try:
+                tot = sum(p.memory_info().rss for p in [me] + me.children(recursive=True))
+                _TREE[0] = max(_TREE[0], tot)
+            except psutil.Error:
+                pass
+            time.sleep(0.2)
+    threading.Thread(target=_sample_tree, daemon=True).start()
+    def tree_peak_gb():
+        return _TREE[0] / 2**30
     def informative(n, d, k, seed=0, dtype=np.float32):
         rng = np.random.default_rng(seed)
         X = rng.normal(size=(n, d)).astype(dtype)
@@ -180,6 +198,7 @@ def part_tall(args):
         r = featsieve.compare(X, y, methods={_TALL!r}, n_repeats=1, n_jobs=2)
         total = time.perf_counter() - t
         print(json.dumps({{"lgbm": lgbm, "total": total, "peak_gb": peak_gb(),
+                          "tree_gb": tree_peak_gb(),
                           "rows": [[x["method"], x["seconds"], x["n_selected"],
                                     x["test_score"], x["strategy"]] for x in r.rows]}}))
     """)
@@ -188,7 +207,8 @@ def part_tall(args):
         print("  ", res)
         return
     print(f"  whole compare {res['total']:.0f} s = {res['total'] / res['lgbm']:.1f} LightGBM "
-          f"fits; peak {res['peak_gb']:.2f} GB")
+          f"fits; peak {res['peak_gb']:.2f} GB (main process), {res['tree_gb']:.2f} GB (with "
+          f"its workers, sum of resident sets)")
     for m, s, k, acc, how in res["rows"]:
         print(f"  {m:12s} {s:8.1f} s  {s / res['lgbm']:6.1f} fits  {k:5.1f} columns  acc {acc:.3f}"
               + (f"  [{how}]" if how else ""))
@@ -204,7 +224,7 @@ def part_wide(args):
         t = time.perf_counter()
         r = featsieve.compare(X, y, methods={_WIDE!r}, n_jobs=2)
         total = time.perf_counter() - t
-        print(json.dumps({{"total": total, "peak_gb": peak_gb(),
+        print(json.dumps({{"total": total, "peak_gb": peak_gb(), "tree_gb": tree_peak_gb(),
                           "rows": [[x["method"], x["seconds"], x["n_selected"],
                                     sum(s in ("x0", "x1", "x2") for s in x["selected"])]
                                    for x in r.rows]}}))
@@ -213,7 +233,8 @@ def part_wide(args):
     if "rows" not in res:
         print("  ", res)
         return
-    print(f"  whole compare {res['total']:.0f} s; peak {res['peak_gb']:.2f} GB")
+    print(f"  whole compare {res['total']:.0f} s; peak {res['peak_gb']:.2f} GB (main process), "
+          f"{res['tree_gb']:.2f} GB (with its workers, sum of resident sets)")
     for m, s, k, strong in res["rows"]:
         print(f"  {m:12s} {s:8.1f} s  {k:6.1f} columns, strong {strong}/3")
 

@@ -734,14 +734,24 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
                 if reps[-1] is not None and reps[-1]["interrupted"]:
                     break
         else:
-            gen = Parallel(n_jobs=n_jobs, return_as="generator")(
-                delayed(_repeat)(X, y, names, task, specs, estimator, metric, s,
-                                 window=windows[i], keep_selectors=i == 0, progress=False,
-                                 **{**kw, "started": started if i else None})
-                for i, s in enumerate(seeds))
-            for rep in gen:
-                reps.append(rep)
-                pbar.update(1)
+            # a last round with fewer repeats than workers gives them the idle workers
+            # (inner n_jobs) rather than leaving those idle; the result does not change
+            head = r - r % outer if r > outer else r
+            rounds = [(range(head), n_jobs, kw["n_jobs"])]
+            if head < r:
+                rounds.append((range(head, r), r - head,
+                               max(1, outer // (r - head)) if kw["n_jobs"] == 1 else
+                               kw["n_jobs"]))
+            for idx, workers, inner in rounds:
+                gen = Parallel(n_jobs=workers, return_as="generator")(
+                    delayed(_repeat)(X, y, names, task, specs, estimator, metric, seeds[i],
+                                     window=windows[i], keep_selectors=i == 0,
+                                     progress=False,
+                                     **{**kw, "n_jobs": inner, "started": started if i else None})
+                    for i in idx)
+                for rep in gen:
+                    reps.append(rep)
+                    pbar.update(1)
     except KeyboardInterrupt:
         reps.append({"interrupted": True, "rows": []})  # the repeats that finished stay
     pbar.close()
