@@ -259,6 +259,8 @@ def part_anchors(args):
         print(json.dumps({{"ours": t_ours, "theirs": t_theirs, "agree": agree,
                           "strong": int(ours.support_[:3].sum())}}))
     """)
+    if "error" in res:
+        print(f"\nmRMR part failed: {res['error']}")
     print(f"\nmRMR, 120 x {d:,}, K = 10: ours {res.get('ours', float('nan')):.1f} s, "
           f"mrmr-selection {res.get('theirs', float('nan')):.1f} s; common picks "
           f"{res.get('agree')}/10; ours holds {res.get('strong')}/3 strong")
@@ -275,6 +277,8 @@ def part_anchors(args):
         a = set(np.argsort(-sk.scores_)[:8]); b = set(np.flatnonzero(ours.support_))
         print(json.dumps({{"sk": t_sk, "ours": t_ours, "agree": len(a & b)}}))
     """)
+    if "error" in res:
+        print(f"MI part failed: {res['error']}")
     print(f"MI, {n:,} x 40: SelectKBest(mutual_info_classif) {res.get('sk', float('nan')):.1f} s, "
           f"ours {res.get('ours', float('nan')):.1f} s; top-8 agreement {res.get('agree')}/8")
     d2 = max(1100, int(20_000 * args.scale))
@@ -293,6 +297,8 @@ def part_anchors(args):
         print(json.dumps({{"ours": t_ours, "fits": ours.n_model_fits_, "sk_small": t_sk,
                           "small": small, "strong": int(ours.support_[:3].sum())}}))
     """)
+    if "error" in res:
+        print(f"RFE part failed: {res['error']}")
     if "ours" in res:
         extrap = res["sk_small"] * (d2 / res["small"]) ** 2
         print(f"RFE, 80 x {d2:,}: ours (step auto) {res['ours']:.1f} s, {res['fits']} fits, "
