@@ -150,7 +150,11 @@ class ComparisonResult:
     notes : list of str
         Plain-language lines: how the number of repeats and the metric were
         chosen, a time budget that stopped repeats, what a grouped or
-        time-ordered run does.
+        time-ordered run does; rows left out for a missing target, columns
+        left out (ID-like, constant), methods the size-aware default set left
+        out (also warned), rows whose p-value is the sign test's (every paired
+        difference equal: no interval), methods whose tuned k was the top of
+        the k grid in every repeat.
     """
 
     dataset: str
@@ -967,7 +971,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     rows of a split outside the test part); p-values Holm-adjusted over the
     run's methods (the baseline's is left unadjusted); ``vs_all``
     "better"/"worse" when the adjusted p-value is
-    under 0.05, else "tie"; the stability of the selection (Nogueira,
+    under 0.05, else "tie" (when every paired difference of a method is
+    equal the t is undefined: its p-value is the exact sign test's,
+    ``2 ** (1 - J)``, there is no interval, and a note names the test; the CLI
+    shows such a value as "(all equal)", never "± 0"); the stability of the selection (Nogueira,
     Sechidis & Brown 2018) and each column's selection frequency. A
     ``baseline`` row (no column: majority class / mean) is always included.
 
