@@ -152,3 +152,19 @@ def test_compare_says_a_split_constant_column_is_constant_in_a_repeat_only():
     texts = [str(w.message) for w in rec if issubclass(w.category, ConstantFeatureWarning)]
     assert texts and all("in its training rows" in t and "never" not in t for t in texts)
     assert any("'rare'" in t for t in texts)
+
+
+def test_mi_regression_with_a_categorical_column_of_single_rows_scores_it_zero():
+    """Cars93's `Model` (every level once) made scikit-learn's estimator raise on a
+    regression target; it scores 0 and the other columns keep their scores."""
+    rng = np.random.default_rng(0)
+    n = 60
+    X = np.column_stack([np.arange(n, dtype=float),  # codes: every level seen once
+                         rng.integers(0, 3, n).astype(float), rng.normal(size=n)])
+    y = X[:, 2] * 2 + 0.1 * rng.normal(size=n)
+    disc = np.array([True, True, False])
+    s = mutual_info_scores(X, y, task="regression", random_state=0, discrete=disc)
+    assert s[0] == 0.0 and s[2] > 0.5
+    ref = mutual_info_scores(X[:, 1:], y, task="regression", random_state=0,
+                             discrete=disc[1:])
+    np.testing.assert_allclose(s[1:], ref)

@@ -882,8 +882,9 @@ def _run(argv) -> int:
         else:
             click.echo(f"featsieve: error: {exc.format_message()}", err=True)
         return EXIT_BAD_INPUT
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo(f"featsieve: {_interrupt_word()}", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt):  # nothing had finished
+        click.echo(f"featsieve: {_interrupt_word()} before any result was complete; no "
+                   "output was written", err=True)
         return _interrupt_code()
     except click.exceptions.Exit as exc:
         return exc.exit_code

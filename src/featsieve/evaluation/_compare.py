@@ -770,9 +770,9 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
                                     window=windows[i], keep_selectors=i == 0,
                                     progress=progress,
                                     **{**kw, "started": started if i else None}))
-                pbar.update(1)
                 if reps[-1] is not None and reps[-1]["interrupted"]:
-                    break
+                    break  # not "finished": the progress line is not printed
+                pbar.update(1)
         else:
             # a last round with fewer repeats than workers gives them the idle workers
             # (inner n_jobs) rather than leaving those idle; the result does not change

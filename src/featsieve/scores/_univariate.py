@@ -307,7 +307,9 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
         scores for any ``n_jobs``.
     n_jobs : int or None, default=None
     discrete : bool mask of shape (n_features,) or None, default=None
-        None or no True entry: scikit-learn's ``"auto"`` (no adjustment).
+        None or no True entry: scikit-learn's ``"auto"`` (no adjustment). For a
+        regression target, a discrete column whose every level occurs once
+        scores 0 (the estimator leaves such rows out, so nothing is left).
 
     Returns
     -------
@@ -315,6 +317,19 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
     """
     fn = mutual_info_classif if task == "classification" else mutual_info_regression
     disc = "auto" if discrete is None or not np.any(discrete) else np.asarray(discrete, bool)
+    if task != "classification" and not isinstance(disc, str):
+        # scikit-learn's estimator leaves out the rows of a level seen once; a discrete
+        # column whose every level is seen once leaves nothing (it raises): MI 0
+        Xa = np.asarray(X)
+        lonely = np.array([bool(disc[j]) and np.unique(Xa[:, j], return_counts=True)[1].max() < 2
+                           for j in range(Xa.shape[1])])
+        if lonely.any():
+            out = np.zeros(Xa.shape[1])
+            if (~lonely).any():
+                out[~lonely] = mutual_info_scores(Xa[:, ~lonely], y, task=task,
+                                                  random_state=random_state, n_jobs=n_jobs,
+                                                  discrete=disc[~lonely])
+            return out
     if (task == "classification" and isinstance(disc, str) and hasattr(X, "shape")
             and np.shape(X)[0] <= MI_BLOCK_ROWS and not hasattr(X, "tocsr")
             and np.shape(X)[1] > 1 and _tree_path(y)):  # "auto": dense means continuous
