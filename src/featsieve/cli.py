@@ -128,11 +128,15 @@ def _echo_table(headers, rows, err=False):
         click.echo(fmt(row), err=err)
 
 
-def _pm(mean, half, digits=4, sign=False):
+def _pm(mean, half, digits=4, sign=False, repeats=None):
+    """``mean ± half``; an interval of zero width over several repeats (every value
+    equal: no interval, see the notes) is ``mean (all equal)``, not ``± 0``."""
     if mean is None or mean != mean:
         return "-"
     mean = float(mean) + 0.0 if abs(mean) >= 0.5 * 10.0 ** -digits else 0.0  # no "-0.00"
     text = f"{mean:+.3f}" if sign else _fmt(mean, digits)
+    if half == 0 and repeats is not None:
+        return f"{text} (all equal)" if repeats > 1 else text
     return text if half is None or half != half else f"{text} ± {half:.2g}"
 
 
@@ -155,8 +159,9 @@ def _print_table(result):
         rows.append([
             str(r.method) + (" (!)" if r.constant_model * 2 > result.n_repeats else ""),
             f"{r.n_selected:.3g}", str(lo) if lo == hi else f"{lo}-{hi}",
-            _pm(r.test_mean, r.test_halfwidth),
-            _pm(r.diff_vs_all, _half(r.diff_ci, r.diff_vs_all), sign=True)
+            _pm(r.test_mean, r.test_halfwidth, repeats=result.n_repeats),
+            _pm(r.diff_vs_all, _half(r.diff_ci, r.diff_vs_all), sign=True,
+                repeats=result.n_repeats)
             if r.method != "all" else "-",
             "-" if r.p_value_adj is None or r.p_value_adj != r.p_value_adj
             else f"{r.p_value_adj:.3g}",

@@ -97,7 +97,8 @@ class ComparisonResult:
         ``mean_absolute_error``, ...).
     greater_is_better : bool
     n_samples, n_features : int
-        Rows, and feature columns (ID-like columns left out are not counted).
+        Rows, and feature columns (ID-like columns and columns constant on every
+        row, left out, are not counted).
     split : dict
         Rows in each part of the protocol (first repeat).
     seeds : list of int
@@ -112,7 +113,12 @@ class ComparisonResult:
         ``±`` of the printed table), ``test_scores``, ``diff_vs_all``
         (method minus all features, paired), ``diff_ci``, ``p_value``,
         ``p_value_adj`` (Holm over the run's methods), ``vs_all`` ("better",
-        "worse", "tie"), ``stability`` and ``stability_ci`` (Nogueira et al.),
+        "worse", "tie"), ``diff_test`` (the test behind ``p_value``:
+        "corrected t", or "sign" when every paired difference is equal, see
+        :func:`~featsieve.evaluation._stats.corrected_t`; a note says so),
+        ``k_at_top`` (the k grid's largest count when the tuned k was it in
+        every repeat, else None; a note says so), ``stability`` and
+        ``stability_ci`` (Nogueira et al.),
         ``selection_frequency`` ({column: share of repeats}, columns never
         selected left out), ``n_selected`` (mean), ``n_selected_range``
         ([min, max]), ``selected`` (columns kept in at least half of the
@@ -144,7 +150,11 @@ class ComparisonResult:
     notes : list of str
         Plain-language lines: how the number of repeats and the metric were
         chosen, a time budget that stopped repeats, what a grouped or
-        time-ordered run does.
+        time-ordered run does; rows left out for a missing target, columns
+        left out (ID-like, constant), methods the size-aware default set left
+        out (also warned), rows whose p-value is the sign test's (every paired
+        difference equal: no interval), methods whose tuned k was the top of
+        the k grid in every repeat.
     """
 
     dataset: str
@@ -249,12 +259,16 @@ class ComparisonResult:
 
         - The model on all columns predicted a constant in most repeats: no
           method is named best (the table is too small for the model).
-        - No row is "better": "no method is distinguishable from all
-          features", with the all-features score and its interval.
+        - No row is "better" nor "worse": "no method is distinguishable from
+          all features", with the all-features score and its interval; some
+          "worse" and none "better": "no method is better than all features",
+          the score, then "worse: ..." (never "indistinguishable" next to a
+          list of worse ones).
         - Otherwise the better methods, and the smallest selection whose
           test mean is within one standard error of the best row's (the
-          one-standard-error rule, :meth:`one_se_choice`).
-        - Then the methods worse than all features, the rows whose model
+          one-standard-error rule, :meth:`one_se_choice`), then "Worse than
+          all features: ..." when some are.
+        - Then the rows whose model
           predicted a constant, and the most optimistic selection number.
         """
         base = self._base()
@@ -282,9 +296,13 @@ class ComparisonResult:
         flagged = [x["method"] for x in self.rows if self._constant(x)
                    and x["method"] != BASELINE]
         text = []
-        if not better:
+        if not better and not worse:
             text.append(f"No method is distinguishable from all features ({how}); all "
                         f"{self.n_features} columns score {_fmt_ci(base)}.")
+        elif not better:
+            text.append(f"No method is better than all features ({how}); all "
+                        f"{self.n_features} columns score {_fmt_ci(base)}; worse: "
+                        f"{', '.join(worse)}.")
         else:
             better.sort(key=lambda x: -self._sign() * x["test_mean"])
             names = ", ".join(f"{x['method']} ({x['test_mean']:.4g}, {x['n_selected']:g} "
@@ -298,7 +316,7 @@ class ComparisonResult:
                             f"({b['method']}, {b['test_mean']:.4g} ± {b['test_se']:.2g}): "
                             f"{choice['method']} with {choice['n_selected']:g} columns on "
                             f"average ({choice['test_mean']:.4g}).")
-        if worse:
+        if better and worse:
             text.append(f"Worse than all features: {', '.join(worse)}.")
         if flagged:
             text.append(f"The refit model predicted a constant in most repeats for: "
@@ -423,9 +441,22 @@ def _tune(spec, selector, d, refits: _Refits, usable: int):
     return "", None, np.zeros(d, bool), float("nan"), 0
 
 
+def _k_top(spec, selector, usable: int, label: str):
+    """The largest count of the method's k grid when the tuned candidate is it (a label
+    such as ``k=8,10`` lists the values of merged equal supports), else None."""
+    tuning = spec.tuning
+    if tuning is None or tuning.cut != "n_features" or tuning.label == "size" or not label:
+        return None  # "size": a genetic front's sizes, not the k grid
+    values = [v for v in tuning.values(selector, usable) if isinstance(v, (int, np.integer))]
+    if not values:
+        return None
+    top = int(max(values))
+    return top if str(top) in label.split("=", 1)[-1].split(",") else None
+
+
 def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,
                 random_state, n_jobs, groups=None, ordered=False, table=None, columns=None,
-                refits: _Refits | None = None):
+                refits: _Refits | None = None, constant=None):
     name = spec.name
     table = X if table is None else table
     d = X.shape[1]
@@ -438,6 +469,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
         support = np.ones(d, bool) if name == ALL else np.zeros(d, bool)
         if name == ALL and columns is not None:  # ID-like columns are no features
             support &= ~columns.left_out
+        if name == ALL and constant is not None:  # nor columns constant on the whole table
+            support &= ~np.asarray(constant, bool)
         row = {"selection_score": None, "model_fits": 0, "tuned": ""}
     else:
         selector = build_selector(spec, task=task, estimator=model,
@@ -453,8 +486,11 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             never |= np.asarray(selector.duplicate_of_) >= 0
         if columns is not None:
             never |= columns.left_out
-        label, cut, support, model_val_score, n_scored = _tune(
-            spec, selector, d, refits, usable=int((~never).sum()))
+        if constant is not None:
+            never |= np.asarray(constant, bool)
+        usable = int((~never).sum())
+        label, cut, support, model_val_score, n_scored = _tune(spec, selector, d, refits,
+                                                               usable=usable)
         own = getattr(selector, "selection_score_", None)
         default_metric = metric.scorer == resolve_metric(None, task).scorer
         own = metric_value(task, own) if (own is not None and default_metric) else None
@@ -464,6 +500,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             "model_fits": fits + (n_scored if n_scored > 1 else 0),
             "tuned": label,
             "strategy": str(getattr(selector, "strategy_", "") or ""),
+            "k_top": _k_top(spec, selector, usable, label),
         }
     seconds = _time.perf_counter() - start
     test, constant = refits.score("test", support)
@@ -488,7 +525,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
 
 def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, groups,
             ordered, window, k_values, n_jobs, keep_selectors, started, budget, progress,
-            table=None, columns=None):
+            table=None, columns=None, constant=None):
     """One honest split and every method on it (None: the time budget was spent)."""
     if budget is not None and started is not None and _time.time() - started > budget:
         return None
@@ -517,7 +554,7 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
                     row, sel = _run_method(spec, X, y, names, task, split, model, metric,
                                            seed, n_jobs, groups=groups, ordered=ordered,
                                            table=table, columns=columns,
-                                           refits=refits)
+                                           refits=refits, constant=constant)
                 except Exception as exc:  # one method's failure never sinks the run
                     if spec.name in (ALL, BASELINE):
                         raise
@@ -574,9 +611,10 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     if base_scores is not None and method != ALL:
         diff = tests - base_scores
         dt = corrected_t(diff, n_train=n_train, n_test=n_test)
-        out.update(diff_vs_all=dt["mean"], diff_ci=dt["ci"], p_value=dt["p_value"])
+        out.update(diff_vs_all=dt["mean"], diff_ci=dt["ci"], p_value=dt["p_value"],
+                   diff_test=dt["test"])
     else:
-        out.update(diff_vs_all=None, diff_ci=[None, None], p_value=None)
+        out.update(diff_vs_all=None, diff_ci=[None, None], p_value=None, diff_test=None)
     if method in (ALL, BASELINE):
         out.update(stability=None, stability_ci=[None, None])
     else:
@@ -594,6 +632,8 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
         constant_model=int(sum(r["constant"] for r in reps)),
         test_score=t["mean"],
         strategy=reps[0].get("strategy", ""),
+        k_at_top=(max(r["k_top"] for r in reps)
+                  if all(r.get("k_top") is not None for r in reps) else None),
         repeats=[{"seed": int(s), "n_selected": r["n_selected"],
                   "selected": [str(names[i]) for i in np.flatnonzero(r["support"])],
                   "test_score": r["test_score"], "selection_score": r["selection_score"],
@@ -838,9 +878,65 @@ def _warn_target_copies(data, names) -> None:
             stacklevel=3)
 
 
-def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> list:
+def _data_notes(data, n_rows: int, names) -> list:
+    """Notes on the table itself: rows whose target is missing (left out) and columns
+    constant on every row (left out of the column count, ``all`` and every selection)."""
+    notes = []
+    if data.rows is not None:
+        notes.append(f"target missing on {n_rows - len(data.rows)} of {n_rows} rows; those "
+                     "rows are left out")
+    const = [str(names[j]) for j in np.flatnonzero(data.constant & ~data.columns.left_out)]
+    if const:
+        notes.append(f"constant, left out (not counted as features): {', '.join(const)}")
+    return notes
+
+
+def _equal_diff_notes(rows) -> list:
+    """Rows whose paired differences to all features are equal in every repeat.
+
+    The corrected t is then undefined: the p-value is the exact sign test's
+    (``2 ** (1 - J)``, :func:`~featsieve.evaluation._stats.corrected_t`) and there is no
+    interval, so the note names the test (the printed table shows the value with
+    "(all equal)" rather than "± 0").
+    """
+    notes, same = [], []
+    for r in rows:
+        if r.get("diff_test") != "sign":
+            continue
+        j = len(r["test_scores"])
+        if r["diff_vs_all"] == 0:
+            same.append(r["method"])
+            continue
+        call = "" if r["p_value"] < ALPHA else " (too few repeats to call it)"
+        notes.append(f"{r['method']}: all {j} paired differences to all features equal "
+                     f"({r['diff_vs_all']:+.3g}), no interval; sign test p = "
+                     f"{r['p_value']:.2g}{call}")
+    if same:
+        notes.insert(0, f"{', '.join(same)}: the same test score as all features in every "
+                     "repeat (paired differences all 0, no interval; p = 1)")
+    return notes
+
+
+def _k_top_notes(rows, n_features: int) -> list:
+    """One note per top value: methods whose tuned k was the grid's largest in every repeat."""
+    tops: dict = {}
+    for r in rows:
+        top = r.get("k_at_top")
+        if top is not None and top < n_features:
+            tops.setdefault(top, []).append(r["method"])
+    notes = []
+    for top, methods in tops.items():
+        grid = sorted({top, min(n_features, top + max(1, top // 2)), min(n_features, 2 * top)})
+        notes.append(f"{', '.join(methods)}: tuned k at the top of the grid ({top}) in every "
+                     f"repeat; a larger k may score better (--k-grid "
+                     f"{','.join(map(str, grid))}, or k_grid= in Python)")
+    return notes
+
+
+def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> tuple[list, list]:
     """The rows to run: ``all``, the baseline, then the methods (the size-aware default set
-    when None, with one warning per method it leaves out)."""
+    when None, with one warning per method it leaves out), and those lines (for ``notes``)."""
+    left_out: list = []
     if methods is None:  # size-aware: leaves out a method whose cost is far beyond the rest
         methods, left_out = default_methods(
             task, *shape, estimator=estimator,
@@ -848,7 +944,7 @@ def _specs_for(methods, task, shape, *, estimator, data, n_repeats) -> list:
         for line in left_out:
             warnings.warn(line, LeftOutWarning, stacklevel=3)
     specs = [s for s in resolve_methods(methods, task) if s.name not in (ALL, BASELINE)]
-    return [get_method(ALL), _BASELINE_SPEC, *specs]  # passed to the repeats as rows
+    return [get_method(ALL), _BASELINE_SPEC, *specs], list(left_out)  # the repeats' rows
 
 
 def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="auto",
@@ -875,7 +971,10 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     rows of a split outside the test part); p-values Holm-adjusted over the
     run's methods (the baseline's is left unadjusted); ``vs_all``
     "better"/"worse" when the adjusted p-value is
-    under 0.05, else "tie"; the stability of the selection (Nogueira,
+    under 0.05, else "tie" (when every paired difference of a method is
+    equal the t is undefined: its p-value is the exact sign test's,
+    ``2 ** (1 - J)``, there is no interval, and a note names the test; the CLI
+    shows such a value as "(all equal)", never "± 0"); the stability of the selection (Nogueira,
     Sechidis & Brown 2018) and each column's selection frequency. A
     ``baseline`` row (no column: majority class / mean) is always included.
 
@@ -972,10 +1071,11 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     _warn_target_copies(data, names)
     Xv, yv, table, groups_v, time_v = _rows_in_order(data, groups_v, groups_name, time_v)
     metric = resolve_metric(scoring, task, yv)
-    specs = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
-                       n_repeats=len(seeds) if seeds is not None else n_repeats or
-                       default_repeats(len(yv))[0])
-    notes = []
+    specs, left_out = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
+                                 n_repeats=len(seeds) if seeds is not None else n_repeats or
+                                 default_repeats(len(yv))[0])
+    notes = _data_notes(data, np.shape(raw_y)[0], names) + left_out  # also warned (stderr)
+    constant = data.constant & ~data.columns.left_out
     if methods is None:
         extra = [m for m in registered_methods(task) if not get_method(m).in_default]
         if extra:
@@ -996,12 +1096,16 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     started = _time.time()
     kw = dict(fractions=fractions, groups=groups_v, ordered=time_v is not None,
               k_values=k_grid, n_jobs=inner, started=started, budget=time_budget,
-              table=table, columns=data.columns)
+              table=table, columns=data.columns, constant=constant)
     reps = _run_repeats(Xv, yv, names, task, specs, estimator, metric, seeds, windows,
                         kw, n_jobs=n_jobs, outer=outer, progress=progress)
     reps, interrupted = _finished(reps)
     similar: dict = {}  # the same warning with other numbers: shown once, with a count
+    consts = {str(names[j]) for j in np.flatnonzero(constant)}
     for category, message in (w for x in reps for w in x["warnings"]):
+        if (issubclass(category, ConstantFeatureWarning) and consts
+                and set(re.findall(r"'([^']*)'", message)) <= consts):
+            continue  # constant on the whole table: named once in the notes
         if issubclass(category, (ConstantFeatureWarning, DuplicateFeatureWarning)):
             # found in a repeat's training rows, which can miss a rare value of a column
             what = ("constant" if category is ConstantFeatureWarning else
@@ -1035,12 +1139,15 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
     notes.extend(f"{x['method']}: {x['strategy']}" for x in first["rows"] if x.get("strategy"))
     rows, failed = _collect(reps, methods, names, task, metric, notes)
     _verdicts(rows, metric.greater_is_better)
+    notes.extend(_equal_diff_notes(rows))
+    notes.extend(_k_top_notes(rows, Xv.shape[1] - len(ids) - len(consts)))
     from ..io import data_fingerprint
 
     result = ComparisonResult(
         dataset=dataset, task=task, metric=metric.name,
         greater_is_better=metric.greater_is_better, n_samples=Xv.shape[0],
-        n_features=Xv.shape[1] - len(ids), split=sizes, seeds=seeds, rows=rows, failed=failed,
+        n_features=Xv.shape[1] - len(ids) - len(consts), split=sizes, seeds=seeds,
+        rows=rows, failed=failed,
         selectors=first["selectors"],
         tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
         supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},

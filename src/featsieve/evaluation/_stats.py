@@ -51,7 +51,9 @@ def corrected_t(values, *, n_train: int, n_test: int, level: float = 0.95) -> di
         equal (``s = 0``, common when a difference is one test row in every
         repeat) the t statistic is undefined: the interval is [mean, mean] and
         the p-value is the exact two-sided sign test of ``J`` values of one
-        sign, ``2 ** (1 - J)`` (1 for a mean of 0), never 0.
+        sign, ``2 ** (1 - J)`` (1 for a mean of 0), never 0. ``test`` names
+        the test behind the p-value: ``"corrected t"``, ``"sign"`` (that
+        fallback) or None (no p-value).
 
     Examples
     --------
@@ -63,18 +65,19 @@ def corrected_t(values, *, n_train: int, n_test: int, level: float = 0.95) -> di
     v = v[np.isfinite(v)]
     j = v.size
     if j == 0:
-        return {"mean": None, "se": None, "ci": [None, None], "p_value": None}
+        return {"mean": None, "se": None, "ci": [None, None], "p_value": None, "test": None}
     mean = float(v.mean())
     if j == 1:
-        return {"mean": mean, "se": None, "ci": [mean, mean], "p_value": None}
+        return {"mean": mean, "se": None, "ci": [mean, mean], "p_value": None, "test": None}
     s2 = float(v.var(ddof=1))
     se = math.sqrt((1.0 / j + n_test / max(n_train, 1)) * s2)
     if se == 0.0 or not np.isfinite(se):
         return {"mean": mean, "se": 0.0, "ci": [mean, mean],
-                "p_value": 1.0 if mean == 0 else min(1.0, 2.0 ** (1 - j))}
+                "p_value": 1.0 if mean == 0 else min(1.0, 2.0 ** (1 - j)), "test": "sign"}
     q = float(stats.t.ppf(0.5 + level / 2, j - 1))
     p = float(2 * stats.t.sf(abs(mean / se), j - 1))
-    return {"mean": mean, "se": se, "ci": [mean - q * se, mean + q * se], "p_value": p}
+    return {"mean": mean, "se": se, "ci": [mean - q * se, mean + q * se], "p_value": p,
+            "test": "corrected t"}
 
 
 def holm(p_values) -> list:

@@ -48,7 +48,8 @@ _HEADERS = {
 # row keys that are not table columns (lists, dicts, per-repeat details)
 _NOT_SHOWN = {"selected", "n_selected_range", "test_ci", "test_halfwidth", "test_se", "test_scores", "diff_ci", "p_value",
               "stability_ci", "selection_frequency", "repeats", "constant_model", "test_score",
-              "strategy", "n_selected_mean"}  # strategies are in the notes
+              "strategy", "n_selected_mean",
+              "diff_test", "k_at_top"}  # strategies, sign tests, k at the top: in the notes
 # what the audit columns mean (``compare --audit``, featsieve.evaluation.add_audit_columns)
 COLUMN_HELP = {
     "gap": "the selection's own number minus the test score (accuracy; for MSE the other way "
