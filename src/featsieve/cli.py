@@ -559,7 +559,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
         back = "; written back to the output, first" if output else ""
         click.echo(f"ID-like, left out of the selection{back}: "
                    f"{', '.join(map(str, ids))}", err=err)
-    if table is None:
+    if table is not None and not kept:  # no empty listing: why, and what to try
+        click.echo(_nothing_kept(method, model, len(X)), err=err)
+    elif table is None:
         for c in kept:
             click.echo(f"  {c}", err=err)
     else:
@@ -572,6 +574,20 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
     for path in (output, scores_path if table is not None else None):
         if path and path != "-":
             click.echo(f"wrote {path}", err=err)
+
+
+SMALL_TABLE_HINT = "the table is too small for it (try --model tree or logistic/linear)"
+"""compare's words for a model that cannot learn from the table (its verdict says them too)."""
+
+
+def _nothing_kept(method, model, n_rows) -> str:
+    """``select``'s line when the method kept no column: why, and what to try."""
+    from ._registry import resolve_method
+
+    if resolve_method(method).takes_model:
+        return (f"No column was selected: {method} chose nothing with --model {model} on "
+                f"{n_rows} rows; {SMALL_TABLE_HINT}.")
+    return f"No column was selected: {method} found nothing to keep on {n_rows} rows."
 
 
 def _names_line(names, most=5) -> str:

@@ -1,0 +1,37 @@
+"""Gaps a third new user met (taxis tables): select keeping nothing on a tiny table, the
+quick reproductions, shell-quoted fixes, -k 0, and audit's missing targets (in
+test_inflation.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from featsieve.cli import main
+
+
+def _tiny_csv(tmp_path, n=30):
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({f"f{j}": rng.normal(size=n) for j in range(4)})
+    df["label"] = np.where(df["f0"] + rng.normal(scale=0.5, size=n) > 0, "a", "b")
+    path = tmp_path / "tiny.csv"
+    df.to_csv(path, index=False)
+    return str(path)
+
+
+# ------------------------------------------------------------ select keeps nothing
+def test_select_nothing_kept_gives_compares_small_table_hint(tmp_path, capsys):
+    path = _tiny_csv(tmp_path)
+    out_path = str(tmp_path / "out.csv")
+    rc = main(["select", path, "-t", "label", "--method", "embedded", "-o", out_path, "-q"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "embedded: kept 0 of 4 columns" in out
+    assert ("No column was selected: embedded chose nothing with --model lightgbm on 30 rows; "
+            "the table is too small for it (try --model tree or logistic/linear).") in out
+    assert "--------" not in out  # no empty listing
+    assert list(pd.read_csv(out_path).columns) == ["label"]
+    # the hint's advice works
+    assert main(["select", path, "-t", "label", "--method", "embedded", "--model", "tree",
+                 "-q"]) == 0
+    assert "No column was selected" not in capsys.readouterr().out
