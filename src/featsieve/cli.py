@@ -800,6 +800,8 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
     units = res.params.get("units", {})
     res.params.update(full=bool(full and not changed and units.get("done") == units.get("total")),
                       overrides=changed, **_run_info(ctx, time.perf_counter() - t0))
+    if not full:  # say so before the numbers, which otherwise read like a failed reproduction
+        click.echo(rep.quick_line(name))
     with pd.option_context("display.width", 160, "display.max_columns", 30,
                            "display.max_colwidth", 60):
         for title, table in res.tables.items():
