@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from featsieve.cli import main
 
@@ -35,3 +36,20 @@ def test_select_nothing_kept_gives_compares_small_table_hint(tmp_path, capsys):
     assert main(["select", path, "-t", "label", "--method", "embedded", "--model", "tree",
                  "-q"]) == 0
     assert "No column was selected" not in capsys.readouterr().out
+
+
+# ------------------------------------------------------------ shell-quoted fixes
+@pytest.mark.xfail(strict=True, reason="the fix is one line in evaluation/_compare.py "
+                   "(_warn_target_copies: --drop {shlex.quote(leaks[0])}), a file another "
+                   "helper owns; remove this marker when it is applied")
+def test_target_leak_fix_is_shell_quoted():
+    from featsieve._validation import TargetLeakWarning, validate_Xy
+    from featsieve.evaluation._compare import _warn_target_copies
+
+    rng = np.random.default_rng(0)
+    y = pd.Series(rng.choice(["cash", "card"], size=60), name="payment")
+    X = pd.DataFrame({"fare": rng.normal(size=60), "payment copy": y.to_numpy()})
+    data = validate_Xy(X, y)
+    with pytest.warns(TargetLeakWarning) as rec:
+        _warn_target_copies(data, list(X.columns))
+    assert "(--drop 'payment copy' in the CLI" in str(rec[0].message)
