@@ -53,3 +53,26 @@ def test_target_leak_fix_is_shell_quoted():
     with pytest.warns(TargetLeakWarning) as rec:
         _warn_target_copies(data, list(X.columns))
     assert "(--drop 'payment copy' in the CLI" in str(rec[0].message)
+
+
+# ------------------------------------------------------------ -k and count options
+@pytest.mark.parametrize("k", ["0", "-3", "0.0", "1.5", "nan", "inf", "five"])
+def test_select_bad_k_is_one_line_naming_the_option(tmp_path, capsys, k):
+    path = _tiny_csv(tmp_path)
+    assert main(["select", path, "-t", "label", "--method", "mi", "-k", k, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"featsieve: error: -k/--n-features must be a positive count (1, 2, ...) or "
+                   f"a fraction in (0, 1]; got {k!r}.\n")
+
+
+def test_select_k_count_and_fraction_still_work(tmp_path, capsys):
+    path = _tiny_csv(tmp_path)
+    assert main(["select", path, "-t", "label", "--method", "mi", "-k", "2", "-q"]) == 0
+    assert "mi: kept 2 of 4 columns" in capsys.readouterr().out
+    assert main(["select", path, "-t", "label", "--method", "mi", "-k", "0.5", "-q"]) == 0
+    assert "mi: kept 2 of 4 columns" in capsys.readouterr().out
+
+
+def test_compare_k_grid_refuses_nan(capsys):
+    assert main(["compare", "sonar", "-m", "cc", "--k-grid", "nan", "-q"]) == 2
+    assert capsys.readouterr().err.startswith("featsieve: error: --k-grid: nan is neither")

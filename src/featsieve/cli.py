@@ -39,17 +39,23 @@ def _fail(exc: BaseException):
 
 
 def _parse_k(text):
-    """``-k``: a whole number is a count ("3", "2.0", "1e3"), else a fraction ("0.5", "1.0")."""
+    """``-k``: a whole number is a count ("3", "2.0", "1e3"), else a fraction ("0.5", "1.0").
+
+    Raises BadInput (exit 2) for anything else: text, 0, a negative number, a
+    fraction above 1 that is not a whole number.
+    """
     if text is None:
         return None
+    bad = BadInput(f"-k/--n-features must be a positive count (1, 2, ...) or a fraction in "
+                   f"(0, 1]; got {text!r}.")
     try:
-        if text.strip().lstrip("+-").isdigit():
-            return int(text)
-        value = float(text)
+        value = int(text) if text.strip().lstrip("+-").isdigit() else float(text)
     except ValueError:
-        raise BadInput(f"--n-features must be a number; got {text!r}.") from None
+        raise bad from None
+    if not value > 0 or (value > 1 and not float(value).is_integer()):
+        raise bad
     # "2.0" and "1e3" are counts; fractions are in (0, 1]
-    return int(value) if value > 1 and value.is_integer() else value
+    return int(value) if value > 1 else value
 
 
 def _write_text(path, text):
@@ -339,7 +345,7 @@ def _parse_k_grid(text):
         except ValueError:
             raise ValueError(f"--k-grid takes counts or fractions separated by commas "
                              f"(e.g. 1,2,5,10); got {text!r}.") from None
-        if v <= 0 or (v >= 1 and not v.is_integer()):
+        if not v > 0 or (v >= 1 and not v.is_integer()):  # NaN too
             raise ValueError(f"--k-grid: {t} is neither a count (1, 2, ...) nor a fraction "
                              "in (0, 1).")
         values.append(int(v) if v >= 1 else v)
