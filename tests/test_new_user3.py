@@ -4,6 +4,9 @@ test_inflation.py)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -76,3 +79,21 @@ def test_select_k_count_and_fraction_still_work(tmp_path, capsys):
 def test_compare_k_grid_refuses_nan(capsys):
     assert main(["compare", "sonar", "-m", "cc", "--k-grid", "nan", "-q"]) == 2
     assert capsys.readouterr().err.startswith("featsieve: error: --k-grid: nan is neither")
+
+
+# ------------------------------------------------------------ README
+README = Path(__file__).parents[1] / "README.md"
+
+
+def test_readme_lists_every_model_of_the_cli():
+    from featsieve.models import MODEL_NAMES
+
+    text = README.read_text()
+    listed = re.search(r"\[--model ([a-z|]+)\]", text).group(1).split("|")
+    assert listed == list(MODEL_NAMES)
+
+
+def test_readme_explains_stability_as_nogueiras_estimator():
+    text = " ".join(README.read_text().split())
+    assert ("stability of the selection (Nogueira's estimator: 1 = the same columns every "
+            "repeat, about 0 = what chance gives, negative = less agreement than chance)") in text
