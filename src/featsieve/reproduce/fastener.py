@@ -53,8 +53,8 @@ __all__ = ["run", "units", "compute_unit", "SEED_TABLES", "QUICK_DATASETS", "FUL
 
 #: What the quick run (the default) reduces, printed before its tables by the CLI.
 QUICK_RUN = (
-    "2 data sets instead of 17, 1 split instead of 10, 30 generations instead of 200, a "
-    "small FS-SDS swarm"
+    "2 data sets instead of 17, 1 split instead of 10, 30 generations instead of 200 (so "
+    "far fewer evaluations), a small FS-SDS swarm"
 )
 
 # seed 001 Table 3 (FS-SDS mean AUF) and Table 4 (DT-forward, FASTENER: mean AUF, eval_n)
