@@ -336,6 +336,46 @@ def test_cli_audit_refuses_all(capsys):
     assert "nothing" in capsys.readouterr().err
 
 
+def _odd_table(tmp_path, n_missing):
+    """A small CSV: signal, noise, a constant column and ``n_missing`` missing targets."""
+    rng = np.random.default_rng(0)
+    n = 120
+    signal = rng.normal(size=n)
+    df = pd.DataFrame({"signal": signal, "noise": rng.normal(size=n), "const": "NYC",
+                       "other": rng.normal(size=n),
+                       "label": np.where(signal > 0, "yes", "no").astype(object)})
+    df.loc[: n_missing - 1, "label"] = None
+    path = tmp_path / "odd.csv"
+    df.to_csv(path, index=False)
+    return str(path)
+
+
+def test_cli_audit_leaves_out_missing_target_rows_like_select(tmp_path, capsys):
+    path = _odd_table(tmp_path, 4)
+    rc = main(["audit", path, "--target", "label", "--method", "cc", "--model", "tree",
+               "--noise-features", "0"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    warning = "The target 'label' is missing on 4 of 120 rows; those rows are left out."
+    assert warning in err
+    assert out.startswith("odd.csv: 116 rows x 4 columns")
+    assert main(["select", path, "--target", "label", "--method", "cc", "-q"]) == 0
+    main(["select", path, "--target", "label", "--method", "cc"])
+    assert warning in capsys.readouterr().err  # the same words as select's
+
+
+def test_cli_audit_warnings_name_real_columns_once(tmp_path, capsys):
+    path = _odd_table(tmp_path, 0)
+    rc = main(["audit", path, "--target", "label", "--method", "cc", "--model", "tree",
+               "--noise-features", "10", "--repeats", "1"])
+    err = capsys.readouterr().err
+    assert rc == 0, err
+    constant = [line for line in err.splitlines() if "Constant feature" in line]
+    assert constant == ["featsieve: warning: Constant feature columns carry no information "
+                        "and will never be selected: 'const'."]
+    assert "'x2'" not in err
+
+
 def test_compare_audit_columns(sonar):
     X, y = sonar
     with warnings.catch_warnings():

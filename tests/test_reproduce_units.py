@@ -1,10 +1,13 @@
 """Resumable reproductions: each finished unit is cached and a rerun computes only the rest."""
 
 import json
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from featsieve.reproduce import EXPERIMENTS, ReproduceResult
 from featsieve.reproduce._units import UnitCache, run_units, unit_key
 
 CALLS = []
@@ -63,3 +66,22 @@ def test_parallel_equals_sequential_without_a_cache():
 def test_unserialisable_result_is_named():
     with pytest.raises(TypeError, match="object"):
         run_units("demo", [{"x": 1}], lambda u: {"bad": object()})
+
+
+@pytest.mark.parametrize("name", sorted(EXPERIMENTS))
+def test_quick_run_says_it_is_reduced_before_the_table(name, monkeypatch, capsys):
+    import featsieve.reproduce as rep
+    from featsieve.cli import main
+
+    table = pd.DataFrame({"method": ["m"], "score": [0.5]})
+    monkeypatch.setattr(rep, "run", lambda n, **kw: ReproduceResult(n, tables={"T": table}))
+    assert main(["reproduce", name, "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first = out[0]
+    assert first.startswith("Quick, reduced run (") and "instead of" in first
+    assert f"`featsieve reproduce {name} --full` runs the paper's sizes" in first
+    assert f"docs/reproductions/{name}.md" in first
+    assert out.index("== T") > 0
+    assert (Path(__file__).parents[1] / "docs" / "reproductions" / f"{name}.md").is_file()
+    assert main(["reproduce", name, "--full", "-q"]) == 0  # the full run: no such line
+    assert not any("Quick" in line for line in capsys.readouterr().out.splitlines())

@@ -39,17 +39,23 @@ def _fail(exc: BaseException):
 
 
 def _parse_k(text):
-    """``-k``: a whole number is a count ("3", "2.0", "1e3"), else a fraction ("0.5", "1.0")."""
+    """``-k``: a whole number is a count ("3", "2.0", "1e3"), else a fraction ("0.5", "1.0").
+
+    Raises BadInput (exit 2) for anything else: text, 0, a negative number, a
+    fraction above 1 that is not a whole number.
+    """
     if text is None:
         return None
+    bad = BadInput(f"-k/--n-features must be a positive count (1, 2, ...) or a fraction in "
+                   f"(0, 1]; got {text!r}.")
     try:
-        if text.strip().lstrip("+-").isdigit():
-            return int(text)
-        value = float(text)
+        value = int(text) if text.strip().lstrip("+-").isdigit() else float(text)
     except ValueError:
-        raise BadInput(f"--n-features must be a number; got {text!r}.") from None
+        raise bad from None
+    if not value > 0 or (value > 1 and not float(value).is_integer()):
+        raise bad
     # "2.0" and "1e3" are counts; fractions are in (0, 1]
-    return int(value) if value > 1 and value.is_integer() else value
+    return int(value) if value > 1 else value
 
 
 def _write_text(path, text):
@@ -344,7 +350,7 @@ def _parse_k_grid(text):
         except ValueError:
             raise ValueError(f"--k-grid takes counts or fractions separated by commas "
                              f"(e.g. 1,2,5,10); got {text!r}.") from None
-        if v <= 0 or (v >= 1 and not v.is_integer()):
+        if not v > 0 or (v >= 1 and not v.is_integer()):  # NaN too
             raise ValueError(f"--k-grid: {t} is neither a count (1, 2, ...) nor a fraction "
                              "in (0, 1).")
         values.append(int(v) if v >= 1 else v)
@@ -564,7 +570,9 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
         back = "; written back to the output, first" if output else ""
         click.echo(f"ID-like, left out of the selection{back}: "
                    f"{', '.join(map(str, ids))}", err=err)
-    if table is None:
+    if table is not None and not kept:  # no empty listing: why, and what to try
+        click.echo(_nothing_kept(method, model, len(X)), err=err)
+    elif table is None:
         for c in kept:
             click.echo(f"  {c}", err=err)
     else:
@@ -577,6 +585,20 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
     for path in (output, scores_path if table is not None else None):
         if path and path != "-":
             click.echo(f"wrote {path}", err=err)
+
+
+SMALL_TABLE_HINT = "the table is too small for it (try --model tree or logistic/linear)"
+"""compare's words for a model that cannot learn from the table (its verdict says them too)."""
+
+
+def _nothing_kept(method, model, n_rows) -> str:
+    """``select``'s line when the method kept no column: why, and what to try."""
+    from ._registry import resolve_method
+
+    if resolve_method(method).takes_model:
+        return (f"No column was selected: {method} chose nothing with --model {model} on "
+                f"{n_rows} rows; {SMALL_TABLE_HINT}.")
+    return f"No column was selected: {method} found nothing to keep on {n_rows} rows."
 
 
 def _names_line(names, most=5) -> str:
@@ -789,6 +811,8 @@ def reproduce(name, full, seed, out_dir, results_dir, n_jobs, params, json_path,
     units = res.params.get("units", {})
     res.params.update(full=bool(full and not changed and units.get("done") == units.get("total")),
                       overrides=changed, **_run_info(ctx, time.perf_counter() - t0))
+    if not full:  # say so before the numbers, which otherwise read like a failed reproduction
+        click.echo(rep.quick_line(name))
     with pd.option_context("display.width", 160, "display.max_columns", 30,
                            "display.max_colwidth", 60):
         for title, table in res.tables.items():

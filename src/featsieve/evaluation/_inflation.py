@@ -856,7 +856,8 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
             noise_features=pool, k_values=cfg.k_values, n_repeats=cfg.n_repeats,
             random_state=int(noise_seed), n_jobs=n_jobs, progress=progress)
     if cfg.nested:
-        result.nested = _cv_scores(sel, model, Xa, ya, task, cfg.cv, cv_seed, n_jobs)
+        # the selector sees the named frame, so its warnings name the real columns
+        result.nested = _cv_scores(sel, model, frame, ya, task, cfg.cv, cv_seed, n_jobs)
         full = clone(sel).fit(frame, ya)  # selection on every row, outside the folds
         fcols = np.flatnonzero(np.asarray(full.get_support(), dtype=bool))
         result.naive = _cv_scores(None, model, Xa, ya, task, cfg.cv, cv_seed, n_jobs,
@@ -956,14 +957,26 @@ def audit_method(method: str, X, y, *, estimator="lightgbm", task="auto", random
     ValueError
         ``"all"`` (nothing is selected, so nothing can inflate), a method that
         does not suit the task, or bad input.
+
+    Warns
+    -----
+    MissingTargetWarning
+        Rows whose target is missing are left out (as in ``compare`` and ``select``).
     """
-    from .._validation import detect_task
+    from .._validation import detect_task, to_pandas
 
     if method == "all":
         raise ValueError("'all' selects nothing, so there is no selection to audit; "
                          "name a selection method (see `featsieve methods`).")
     cfg = (config if config is not None else FRONT_END_AUDIT).with_options(**options)
-    resolved = detect_task(y, task)
+    # the task from the rows with a target; validate_Xy (in selection_inflation) leaves the
+    # others out with its one MissingTargetWarning, as compare and select do
+    y_known = to_pandas(y)
+    if not hasattr(y_known, "iloc"):
+        y_known = np.asarray(y_known)
+    if y_known.ndim == 1:
+        y_known = y_known[~np.asarray(pd.isna(y_known))]
+    resolved = detect_task(y_known, task)
     if isinstance(estimator, str):
         estimator = make_model(estimator, resolved, random_state=random_state)
     spec, sel, noise_sel = _method_selectors(method, resolved, estimator, random_state, n_jobs)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-__all__ = ["EXPERIMENTS", "ReproduceResult", "run"]
+__all__ = ["EXPERIMENTS", "ReproduceResult", "quick_line", "run"]
 
 # experiment name -> (module, what it reproduces)
 EXPERIMENTS = {
@@ -64,3 +64,22 @@ def run(name: str, **kwargs) -> ReproduceResult:
             raise NotImplementedError(f"Experiment {name!r} is not available yet.") from None
         raise
     return mod.run(**kwargs)
+
+
+def quick_line(name: str) -> str:
+    """The line that says a run of ``name`` is the quick, reduced one, and where the full is.
+
+    The reductions are the module's ``QUICK_RUN``; the published full results
+    are ``docs/reproductions/NAME.md`` in the featsieve repository.
+
+    Raises
+    ------
+    KeyError
+        Unknown experiment.
+    """
+    if name not in EXPERIMENTS:
+        raise KeyError(f"Unknown experiment {name!r}; known: {', '.join(EXPERIMENTS)}.")
+    reduced = importlib.import_module(EXPERIMENTS[name][0]).QUICK_RUN
+    return (f"Quick, reduced run ({reduced}): expect numbers off the paper's. "
+            f"`featsieve reproduce {name} --full` runs the paper's sizes; the published full "
+            f"results are in docs/reproductions/{name}.md of the featsieve repository.")

@@ -49,6 +49,12 @@ from ._units import run_units
 
 __all__ = ["PUBLISHED", "SeedTree", "compute_unit", "run", "units"]
 
+#: What the quick run (the default) reduces, printed before its tables by the CLI.
+QUICK_RUN = (
+    "20 noise repeats instead of 200; audit with 3 repeats and the noise pool capped at "
+    "3,000 model fits instead of 10 repeats, uncapped"
+)
+
 BASE = ["mean_consumption", "volatility", "household", "satisfaction", "period",
         "zero_readings", "area_north", "area_south", "area_east", "area_west", "area_central"]
 MANUAL = BASE + ["per_person", "kw_seal"]  # the 13 columns measured by hand (MANUAL)
