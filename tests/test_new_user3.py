@@ -42,9 +42,6 @@ def test_select_nothing_kept_gives_compares_small_table_hint(tmp_path, capsys):
 
 
 # ------------------------------------------------------------ shell-quoted fixes
-@pytest.mark.xfail(strict=True, reason="the fix is one line in evaluation/_compare.py "
-                   "(_warn_target_copies: --drop {shlex.quote(leaks[0])}), a file another "
-                   "helper owns; remove this marker when it is applied")
 def test_target_leak_fix_is_shell_quoted():
     from featsieve._validation import TargetLeakWarning, validate_Xy
     from featsieve.evaluation._compare import _warn_target_copies

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import inspect
 import re
+import shlex
 import time as _time
 import warnings
 from collections import Counter
@@ -874,7 +875,7 @@ def _warn_target_copies(data, names) -> None:
             f"Column{'s' if len(leaks) > 1 else ''} {cols} give{'' if len(leaks) > 1 else 's'} "
             "the target exactly on every row: a copy or a consequence of the target? Every "
             "method will keep it; if it is not known when you predict, leave it out "
-            f"(--drop {leaks[0]} in the CLI, or drop the column).", TargetLeakWarning,
+            f"(--drop {shlex.quote(leaks[0])} in the CLI, or drop the column).", TargetLeakWarning,
             stacklevel=3)
 
 
