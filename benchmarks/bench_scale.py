@@ -256,11 +256,16 @@ def part_anchors(args):
             agree = len(set(theirs) & {{f"x{{i}}" for i in np.flatnonzero(ours.support_)}})
         except ImportError:
             t_theirs, agree = float("nan"), -1
+        except MemoryError:  # it allocates a d x d float64 redundancy table
+            t_theirs, agree = float("inf"), -2
         print(json.dumps({{"ours": t_ours, "theirs": t_theirs, "agree": agree,
                           "strong": int(ours.support_[:3].sum())}}))
     """)
     if "error" in res:
         print(f"\nmRMR part failed: {res['error']}")
+    if res.get("agree") == -2:
+        print(f"\nmrmr-selection cannot run at d = {d:,}: it allocates a d x d float64 "
+              f"redundancy table ({8 * d * d / 2**30:.1f} GiB)")
     print(f"\nmRMR, 120 x {d:,}, K = 10: ours {res.get('ours', float('nan')):.1f} s, "
           f"mrmr-selection {res.get('theirs', float('nan')):.1f} s; common picks "
           f"{res.get('agree')}/10; ours holds {res.get('strong')}/3 strong")
