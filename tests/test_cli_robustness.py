@@ -244,12 +244,19 @@ def test_new_user_findings(tmp_path, capsys):
 
 
 def test_a_warning_is_shown_once_per_command(tmp_path, capsys):
-    p = tmp_path / "const.csv"
-    _good(tmp_path).assign(k=1.0).to_csv(p, index=False)
+    p = tmp_path / "copy.csv"
+    _good(tmp_path).assign(k=lambda d: d["b"]).to_csv(p, index=False)  # a copy: a warning
     rc, _, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc,mi"])
     assert rc == 0 and err.count("'k'") == 1
     rc, _, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc"])
     assert err.count("'k'") == 1  # and again in the next command
+
+
+def test_a_constant_column_is_named_once_in_the_notes(tmp_path, capsys):
+    p = tmp_path / "const.csv"
+    _good(tmp_path).assign(k=1.0).to_csv(p, index=False)
+    rc, out, err = _run(capsys, ["compare", str(p), "-t", "label", "-m", "cc,mi"])
+    assert rc == 0 and (out + err).count("'k'") + out.count(": k") == 1
 
 
 def test_unknown_method_is_a_value_error_and_a_string_is_one_method():
