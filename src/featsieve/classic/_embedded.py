@@ -149,8 +149,18 @@ def _path_seconds(kind, n_rows, d, k, step) -> tuple[int, float]:
     return len(sizes), sum(fit_seconds(kind, n_rows, m) for m in sizes)
 
 
+#: ``max_samples`` of RFE and RFECV, one paragraph for both docstrings
+_MAX_SAMPLES_DOC = """max_samples : int, "auto" or None, default="auto"
+        Rows every elimination fit reads (tall tables): ``"auto"``, a seeded
+        subsample (stratified for classes) of 100,000 rows when there are
+        more; an int, that many; None, every row. The importances that order
+        the elimination are then those of models fit on the subsample; stated
+        in a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``:
+        the rows)."""
+
+
 class RFESelector(BaseSelector):
-    """scikit-learn's recursive feature elimination under featsieve's input policy.
+    __doc__ = f"""scikit-learn's recursive feature elimination under featsieve's input policy.
 
     A thin wrapper: the elimination is :class:`sklearn.feature_selection.RFE`;
     featsieve adds the shared validation (constant and duplicate columns, names,
@@ -169,14 +179,8 @@ class RFESelector(BaseSelector):
         columns). ``"auto"``: 1 up to 1,000 usable columns; above, 1% of them
         per iteration (about 100 model fits instead of d), stated in
         ``strategy_``.
-    task : {"auto", "classification", "regression"}, default="auto"
-    max_samples : int, "auto" or None, default="auto"
-        Rows every elimination fit reads (tall tables): ``"auto"``, a seeded
-        subsample (stratified for classes) of 100,000 rows when there are
-        more; an int, that many; None, every row. The importances that order
-        the elimination are then those of models fit on the subsample; stated
-        in a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``:
-        the rows).
+    task : {{"auto", "classification", "regression"}}, default="auto"
+    {_MAX_SAMPLES_DOC}
     random_state : int, RandomState or None, default=None
         Seeds the row subsample of ``max_samples``.
 
@@ -290,7 +294,7 @@ def _rfe_path(estimator, X, y, k: int, step: int, categorical, sample_weight=Non
 
 
 class RFECVSelector(BaseSelector):
-    """scikit-learn's RFECV under featsieve's input policy (see :class:`RFESelector`).
+    __doc__ = f"""scikit-learn's RFECV under featsieve's input policy (see :class:`RFESelector`).
 
     Parameters
     ----------
@@ -305,17 +309,11 @@ class RFECVSelector(BaseSelector):
     scoring : str, callable or None, default=None
         Accuracy for classes, negative MSE for regression when None.
     min_features_to_select : int, default=1
-    task : {"auto", "classification", "regression"}, default="auto"
+    task : {{"auto", "classification", "regression"}}, default="auto"
     random_state : int, RandomState or None, default=None
     n_jobs : int or None, default=None
         Folds in parallel.
-    max_samples : int, "auto" or None, default="auto"
-        Rows every elimination fit reads (tall tables): ``"auto"``, a seeded
-        subsample (stratified for classes) of 100,000 rows when there are
-        more; an int, that many; None, every row. The importances that order
-        the elimination are then those of models fit on the subsample; stated
-        in a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``:
-        the rows).
+    {_MAX_SAMPLES_DOC}
 
     Attributes
     ----------
