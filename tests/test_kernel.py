@@ -433,3 +433,59 @@ def test_lars_path_plot_data():
     first = data["selected"][0]
     np.testing.assert_array_equal(data["coef"][first], sel.path_[sel.selected_order_[0]])
     assert data["final"][first] == pytest.approx(sel.coef_.max())
+
+
+# ------------------------------------------------- mRMR, FCQ form and "auto"
+def _fcq_by_hand(X, y, k):
+    """FCQ step by step: F from scipy's one-way ANOVA, |r| from np.corrcoef."""
+    from scipy.stats import f_oneway
+
+    F = np.array([f_oneway(*(X[y == c, j] for c in np.unique(y))).statistic
+                  for j in range(X.shape[1])])
+    R = np.clip(np.abs(np.corrcoef(X, rowvar=False)), 0.001, None)
+    chosen = [int(np.argmax(F))]
+    while len(chosen) < k:
+        crit = F / R[:, chosen].mean(axis=1)
+        crit[chosen] = -np.inf
+        chosen.append(int(np.argmax(crit)))
+    return chosen
+
+
+def test_mrmr_fcq_matches_hand_computation():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(80, 12))
+    X[:, 4] = 0.9 * X[:, 1] + 0.1 * rng.normal(size=80)  # a near copy of a relevant column
+    y = (X[:, 1] - X[:, 7] > 0).astype(int)
+    sel = MRMR(5, dependence="f").fit(X, y)
+    assert list(np.argsort(sel.ranking_)[:5]) == _fcq_by_hand(X, y, 5)
+    assert sel.dependence_ == "f"
+    # the near copies 1 and 4 both have a high F; the second of them waits until after 7
+    order = list(np.argsort(sel.ranking_))
+    assert order.index(7) < max(order.index(1), order.index(4))
+
+
+def test_mrmr_fcq_equals_mrmr_selection():
+    mrmr = pytest.importorskip("mrmr")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 40))
+    X[:, 5] = 0.8 * X[:, 3] + 0.2 * rng.normal(size=200)
+    y = (X[:, 3] + X[:, 7] - X[:, 11] > 0).astype(int)
+    ours = MRMR(10, dependence="f").fit(X, y)
+    theirs = mrmr.mrmr_classif(pd.DataFrame(X, columns=[f"c{i}" for i in range(40)]),
+                               pd.Series(y), K=10, show_progress=False)
+    assert [f"c{i}" for i in np.argsort(ours.ranking_)[:10]] == theirs
+
+
+def test_mrmr_auto_chooses_by_rows_and_says_so():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 6))
+    y = (X[:, 0] > 0).astype(int)
+    small = MRMR(2, dependence="auto").fit(X[:100], y[:100])
+    large = MRMR(2, dependence="auto").fit(X, y)
+    assert small.dependence_ == "f" and "100 rows < 500" in small.strategy_
+    assert large.dependence_ == "mi" and "600 rows >= 500" in large.strategy_
+    assert MRMR(2).fit(X[:100], y[:100]).dependence_ == "mi"  # the class default: the seed's
+    # the same selection as the explicit dependence
+    np.testing.assert_array_equal(small.ranking_, MRMR(2, dependence="f").fit(X[:100], y[:100])
+                                  .ranking_)

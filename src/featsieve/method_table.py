@@ -277,11 +277,13 @@ METHODS = (
         summary="NOCCO Lasso: HSIC Lasso on K(K + eps n I)^-1, eps=1e-3 (k tuned from one "
                 "path)"),
     MethodSpec(
-        "mrmr", MRMR, tuning=K, path_params=_HALF, path_cap=_PATH_CAP,
+        "mrmr", MRMR, params={"dependence": "auto"}, tuning=K, path_params=_HALF,
+        path_cap=_PATH_CAP,
         source=f"Peng, Long & Ding (2005), Feature selection based on mutual information, "
-               f"IEEE TPAMI 27(8); in {SEED_004}, §3.2",
+               f"IEEE TPAMI 27(8); in {SEED_004}, §3.2; below 500 rows the FCQ form of Ding "
+               f"& Peng (2005)",
         summary="mRMR: greedy relevance minus mean redundancy, discretized mutual information "
-                "(k tuned on model-val)"),
+                "(F-statistic over correlation below 500 rows; k tuned on model-val)"),
     MethodSpec(
         "ckta", CKTA, tuning=K, path_params=_HALF, path_cap=_PATH_CAP, in_default=False,
         source=f"Cortes, Mohri & Rostamizadeh (2012), Algorithms for learning kernels based "

@@ -1,7 +1,8 @@
 """The methods seed 004 relates HSIC Lasso to, sharing its kernels (seed 004 §3, §4).
 
 * :class:`MRMR`: minimum redundancy maximum relevance, greedy (Peng et al. 2005),
-  with mutual information or normalized HSIC as the dependence.
+  with mutual information, normalized HSIC or the F-statistic and correlation
+  (FCQ) as the dependence.
 * :class:`CKTA`: centered kernel-target alignment, a non-negative least squares
   on the HSIC Gram (Cortes et al. 2012; seed §3.1).
 * :class:`QPFS`: quadratic programming feature selection with the sum-to-one
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -102,19 +104,30 @@ class MRMR(_KernelParams, BaseSelector):
     __doc__ = f"""Minimum redundancy maximum relevance, greedy forward (Peng et al. 2005; seed 004 §3.2).
 
     Step ``t`` adds the feature maximizing ``D(u_j, y) - mean_{{s in S}} D(u_j,
-    u_s)`` (seed eq. (6), the "MID" form), starting from the most relevant.
+    u_s)`` (seed eq. (6), the "MID" form), starting from the most relevant;
+    with ``dependence="f"`` the quotient ``F(u_j, y) / mean_{{s in S}} |r(u_j,
+    u_s)|`` (the "FCQ" form for continuous variables, Ding & Peng 2005).
 
     Parameters
     ----------
     n_features_to_select : int, float or None, default=None
         None selects 5.
-    dependence : {{"mi", "hsic"}}, default="mi"
+    dependence : {{"mi", "hsic", "f", "auto"}}, default="mi"
         ``"mi"``: plug-in mutual information of discretized variables (3 states
         at mean -/+ one standard deviation, as the mRMR program of Peng et al.
         that the seed used; a regression target is discretized the same way).
         The seed describes a Parzen-window estimate; the discretized one is what
         the cited C++ program computes. ``"hsic"``: normalized HSIC with the
         kernels of :class:`HSICLasso` (Gram columns only of selected features).
+        ``"f"``: relevance is scikit-learn's ANOVA F-statistic (``f_classif``;
+        ``f_regression`` for a regression target), redundancy the absolute
+        Pearson correlation floored at 0.001, combined as a quotient (FCQ, the
+        form of ``mrmr-selection``); columns of zero or undefined F are never
+        picked by the greedy steps. ``"auto"``: ``"f"`` below
+        ``AUTO_MI_MIN_ROWS`` (500) rows, else ``"mi"`` -- the seed itself
+        warns (§3.2) that the mutual information estimate "is unreliable when
+        the number of training samples is small"; the choice is stated in
+        ``strategy_``. ``featsieve``'s method table uses ``"auto"``.
     n_bins : int, default=3
         States per variable for ``"mi"`` (3: the mean -/+ sd cut; others:
         equal-frequency bins).
@@ -132,18 +145,25 @@ class MRMR(_KernelParams, BaseSelector):
         ``step``, ``feature``, ``relevance``, ``redundancy``, ``criterion``.
     n_samples_used_ : int
         Rows the dependences were computed on.
+    dependence_ : str
+        The dependence used (``"auto"`` resolved).
     strategy_ : str
-        The row subsample (and, for ``"hsic"``, the block form), when chosen by shape.
+        The row subsample, the dependence ``"auto"`` chose and, for
+        ``"hsic"``, the block form, when chosen by shape.
 
     References
     ----------
     Seed 004 (``004_aacbb39825c2197a.txt``) §3.2 eq. (6); Peng, Long and Ding,
-    IEEE TPAMI 27(8), 2005.
+    IEEE TPAMI 27(8), 2005; Ding and Peng, J. Bioinform. Comput. Biol. 3(2),
+    2005 (the FCQ form).
     """
+
+    #: below this many rows ``dependence="auto"`` uses ``"f"``
+    AUTO_MI_MIN_ROWS = 500
 
     _parameter_constraints = {
         "n_features_to_select": N_FEATURES_CONSTRAINT,
-        "dependence": [StrOptions({"mi", "hsic"})],
+        "dependence": [StrOptions({"mi", "hsic", "f", "auto"})],
         "n_bins": [Interval(numbers.Integral, 2, None, closed="left")],
         **_SHARED_CONSTRAINTS,
         "max_samples": [Interval(numbers.Integral, 1, None, closed="left"),
@@ -168,20 +188,36 @@ class MRMR(_KernelParams, BaseSelector):
 
         ``"mi"``: the codes (``n d`` int64) and one joint count per step (``O(n d)``
         each, ``k`` steps); ``"hsic"``: the kernel design with one Gram column
-        per step (:func:`featsieve.kernel.design_memory`).
+        per step (:func:`featsieve.kernel.design_memory`); ``"f"``: the
+        standardized table (``n d`` float64) and one product per step.
         """
         n, d = _capped_n(self, n_samples), n_features
         k = _k_for(self, d)
-        if self.dependence == "hsic":
+        dep = self._resolve_dependence(n)
+        if dep == "hsic":
             return _kernel_cost(self, n, d, k, prefetch=0, passes=1 + k)
+        if dep == "f":
+            return Cost(memory_bytes=2 * 8 * n * d, flops=2.0 * k * n * d + 10.0 * n * d)
         return Cost(memory_bytes=4 * 8 * n * d, flops=30.0 * k * n * d)
+
+    def _resolve_dependence(self, n_rows: int) -> str:
+        if self.dependence != "auto":
+            return self.dependence
+        return "f" if n_rows < self.AUTO_MI_MIN_ROWS else "mi"
 
     def _fit(self, X, y):
         d = X.shape[1]
         k = self._n_to_select(d, default=min(5, d))
         X, y, _ = _subsample(self, X, y)
-        self.strategy_ = self._row_strategy
-        if self.dependence == "mi":
+        dep = self.dependence_ = self._resolve_dependence(X.shape[0])
+        auto = ("" if self.dependence != "auto" else
+                f"dependence {dep!r} ({X.shape[0]} rows "
+                f"{'<' if dep == 'f' else '>='} {self.AUTO_MI_MIN_ROWS})")
+        self.strategy_ = "; ".join(t for t in (self._row_strategy, auto) if t)
+        quotient = dep == "f"
+        if dep == "f":
+            rel, redundancy = self._f_dependence(X, y)
+        elif dep == "mi":
             check_memory("MRMR", self.estimate_cost(*X.shape).memory_bytes,
                          what=f"the discretized {X.shape[0]} x {d} table and its joint counts",
                          alternatives="select from fewer columns (e.g. a univariate filter "
@@ -200,15 +236,23 @@ class MRMR(_KernelParams, BaseSelector):
             def redundancy(s):
                 return design.columns([s])[:, 0]
         names = self._fit_feature_names
-        chosen = [int(np.lexsort((np.arange(d), -rel))[0])]
+        first = np.where(np.isfinite(rel), rel, -np.inf)
+        chosen = [int(np.lexsort((np.arange(d), -first))[0])]
         red_sum = redundancy(chosen[0]).astype(float)
         history = [{"step": 1, "feature": names[chosen[0]], "relevance": float(rel[chosen[0]]),
                     "redundancy": 0.0, "criterion": float(rel[chosen[0]])}]
         free = np.ones(d, bool)
         free[chosen[0]] = False
         while len(chosen) < k:
-            crit = rel - red_sum / len(chosen)
+            if quotient:  # FCQ: relevance over the mean (floored) correlation
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    crit = rel / (red_sum / len(chosen))
+                crit[~(rel > 0)] = -np.inf  # zero or undefined F: never a greedy pick
+            else:
+                crit = rel - red_sum / len(chosen)
             crit[~free] = -np.inf
+            if not np.isfinite(crit).any():
+                break
             j = int(np.argmax(crit))
             history.append({"step": len(chosen) + 1, "feature": names[j],
                             "relevance": float(rel[j]),
@@ -219,11 +263,37 @@ class MRMR(_KernelParams, BaseSelector):
             if len(chosen) < k:
                 red_sum += redundancy(j)
         support = ~free
+        rel = np.where(np.isfinite(rel), rel, 0.0)
         self.support_, self.scores_ = support, np.asarray(rel, dtype=float)
         self.ranking_ = _order_ranking(chosen, self.scores_)
         self.history_ = history
         self.n_model_fits_ = 0
         return self
+
+    def _f_dependence(self, X, y):
+        """FCQ's relevance (F-statistic) and redundancy (|Pearson r|, floored at 0.001)."""
+        from sklearn.feature_selection import f_classif, f_regression
+
+        X = np.asarray(X, dtype=np.float64)
+        check_memory("MRMR", self.estimate_cost(*X.shape).memory_bytes,
+                     what=f"the standardized {X.shape[0]} x {X.shape[1]} table",
+                     alternatives="select from fewer columns (e.g. a univariate filter first)")
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # constant columns: F is nan
+            warnings.simplefilter("ignore", UserWarning)
+            if self.task_ == "classification":
+                rel = f_classif(X, y)[0]
+            else:
+                rel = f_regression(X, y)[0]
+        rel = np.where(np.isfinite(rel), rel, np.nan)
+        Z = X - X.mean(axis=0)
+        norm = np.sqrt((Z * Z).sum(axis=0))
+        Z /= np.where(norm > 0, norm, 1.0)
+
+        def redundancy(s):
+            return np.clip(np.abs(Z.T @ Z[:, s]), 0.001, None)
+
+        return rel, redundancy
 
 
 # ------------------------------------------------------------ cKTA / QPFS
