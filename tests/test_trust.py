@@ -311,3 +311,20 @@ def test_cli_groups_and_time_columns_are_not_features(tmp_path, capsys):
     rc = main(["compare", str(path), "-t", "label", "--groups", "nope", "-q"])
     err = capsys.readouterr().err
     assert rc == 2 and "--groups: column 'nope' not found" in err
+
+
+def test_tail_round_method_groups_partition_the_table_in_order():
+    from featsieve._registry import get_method, resolve_methods
+    from featsieve.evaluation._compare import _BASELINE_SPEC, ALL, _method_groups
+
+    specs = [get_method(ALL), _BASELINE_SPEC, *resolve_methods(
+        ["cc", "mi", "hsic-lasso", "mrmr", "embedded"], "classification")]
+    groups = _method_groups(specs, 2, "classification", (120, 20_000), "lightgbm")
+    assert len(groups) == 2
+    names = [s.name for s in specs]
+    assert sorted(s.name for g in groups for s in g) == sorted(names)  # each once
+    for g in groups:  # table order inside a group
+        assert [s.name for s in g] == [n for n in names if n in {s.name for s in g}]
+    # the two LightGBM fits on every column (all, embedded) are not both in one group
+    # with everything else: the groups' sizes differ by the cost models, not by order
+    assert _method_groups(specs, 1, "classification", (120, 20_000), "lightgbm") == [specs]

@@ -29,6 +29,7 @@ from .._registry import (
     build_selector,
     default_methods,
     get_method,
+    method_cost,
     resolve_methods,
     tuning_candidates,
     use_k_grid,
@@ -775,28 +776,74 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
                     break  # not "finished": the progress line is not printed
                 pbar.update(1)
         else:
-            # a last round with fewer repeats than workers gives them the idle workers
-            # (inner n_jobs) rather than leaving those idle; the result does not change
+            # a last round with fewer repeats than workers splits their methods into
+            # groups, one per idle worker (balanced by the cost models); every method's
+            # row is computed as in a whole repeat, so the result does not change
             head = r - r % outer if r > outer else r
-            rounds = [(range(head), n_jobs, kw["n_jobs"])]
-            if head < r:
-                rounds.append((range(head, r), r - head,
-                               max(1, outer // (r - head)) if kw["n_jobs"] == 1 else
-                               kw["n_jobs"]))
-            for idx, workers, inner in rounds:
-                gen = Parallel(n_jobs=workers, return_as="generator")(
-                    delayed(_repeat)(X, y, names, task, specs, estimator, metric, seeds[i],
-                                     window=windows[i], keep_selectors=i == 0,
-                                     progress=False,
-                                     **{**kw, "n_jobs": inner, "started": started if i else None})
-                    for i in idx)
-                for rep in gen:
-                    reps.append(rep)
+            tail = r - head
+            groups = _method_groups(specs, max(1, outer // tail) if tail else 1, task,
+                                    X.shape, estimator)
+            units = [(i, specs) for i in range(head)] + [(i, g) for i in range(head, r)
+                                                         for g in groups]
+            gen = Parallel(n_jobs=n_jobs, return_as="generator")(
+                delayed(_repeat)(X, y, names, task, part, estimator, metric, seeds[i],
+                                 window=windows[i], keep_selectors=i == 0, progress=False,
+                                 **{**kw, "started": started if i else None})
+                for i, part in units)
+            parts: dict = {}
+            for (i, _), rep in zip(units, gen, strict=False):
+                parts.setdefault(i, []).append(rep)
+                if len(parts[i]) == (len(groups) if i >= head else 1):
+                    reps.append(_merge_parts(parts.pop(i), specs))
                     pbar.update(1)
     except KeyboardInterrupt:
         reps.append({"interrupted": True, "rows": []})  # the repeats that finished stay
     pbar.close()
     return reps
+
+
+def _method_groups(specs, n_groups: int, task, shape, estimator) -> list:
+    """``specs`` in ``n_groups`` groups of about equal estimated cost (the longest
+    first to the lightest group; :func:`featsieve._registry.method_cost`), each in
+    table order; ``all`` and ``baseline`` count one model fit on every column."""
+    if n_groups <= 1 or len(specs) <= 1:
+        return [list(specs)]
+    from .._resources import fit_seconds, model_kind
+
+    n, d = shape
+    kind = estimator if isinstance(estimator, str) else model_kind(estimator)
+    one_fit = fit_seconds(kind, 0.75 * n, d)
+    cost = {}
+    for spec in specs:
+        try:
+            c = None if spec.name in (ALL, BASELINE) else method_cost(
+                spec.name, task, n, d, estimator=estimator)
+        except Exception:  # a cost model never blocks a run
+            c = None
+        cost[spec.name] = one_fit if c is None else c.seconds + one_fit
+    load = [0.0] * min(n_groups, len(specs))
+    member: list = [[] for _ in load]
+    for spec in sorted(specs, key=lambda sp: -cost[sp.name]):
+        g = int(np.argmin(load))
+        load[g] += cost[spec.name]
+        member[g].append(spec.name)
+    order = {sp.name: i for i, sp in enumerate(specs)}
+    return [sorted((sp for sp in specs if sp.name in m), key=lambda sp: order[sp.name])
+            for m in member if m]
+
+
+def _merge_parts(parts: list, specs) -> dict:
+    """One repeat's record from the records of its method groups (rows in table order)."""
+    if len(parts) == 1:
+        return parts[0]
+    order = {sp.name: i for i, sp in enumerate(specs)}
+    out = dict(parts[0])
+    out["rows"] = sorted((row for p in parts for row in p["rows"]),
+                         key=lambda row: order.get(row["method"], len(order)))
+    out["selectors"] = {k: v for p in parts for k, v in p["selectors"].items()}
+    out["warnings"] = list(dict.fromkeys(w for p in parts for w in p["warnings"]))
+    out["interrupted"] = any(p["interrupted"] for p in parts)
+    return out
 
 
 def _finished(reps) -> tuple[list, bool]:
