@@ -325,6 +325,4 @@ def test_tail_round_method_groups_partition_the_table_in_order():
     assert sorted(s.name for g in groups for s in g) == sorted(names)  # each once
     for g in groups:  # table order inside a group
         assert [s.name for s in g] == [n for n in names if n in {s.name for s in g}]
-    # the two LightGBM fits on every column (all, embedded) are not both in one group
-    # with everything else: the groups' sizes differ by the cost models, not by order
     assert _method_groups(specs, 1, "classification", (120, 20_000), "lightgbm") == [specs]
