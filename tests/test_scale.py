@@ -281,9 +281,11 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     # a default set whose estimate adds up beyond ~150 s drops its costliest member(s)
     from featsieve._registry import TOTAL_SECONDS, method_cost
 
-    kept = sum(method_cost(m, "classification", 400, 2000).seconds for m in keep_w if m != "all")
-    assert kept <= TOTAL_SECONDS
-    assert any("the costliest of a default set" in line for line in left_w)
+    for shape in ((400, 2000), (120, 100_000)):
+        keep_s, left_s = default_methods("classification", *shape)
+        kept = sum(method_cost(m, "classification", *shape).seconds for m in keep_s if m != "all")
+        assert kept <= TOTAL_SECONDS
+    assert any("the costliest of a default set" in line for line in left_s)  # the wide one
     # the tall table: over the memory budget is named in gigabytes
     _, left_t = default_methods("classification", 1_000_000, 40)
     assert any(line.startswith("left out nocco-lasso: needs about") for line in left_t)

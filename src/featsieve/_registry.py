@@ -351,8 +351,9 @@ def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estima
     else:
         return None
     kind = model_kind(estimator)  # compare's model refits every candidate
-    n_cands = len(k_grid(n_features)) if spec.tuning is not None else 1
-    tune = n_cands * fit_seconds(kind, rows, max(1, n_features // 4))
+    grid = k_grid(n_features) if spec.tuning is not None else [max(1, n_features // 4)]
+    n_cands = len(grid)  # one refit on k columns per count of the grid
+    tune = sum(fit_seconds(kind, rows, k) for k in grid)
     cost = cost + Cost(fits=n_cands, fit_seconds=tune, model=cost.model)
     per_class = n_classes if n_classes > 2 and cost.model in ("lightgbm", "logistic", "mlp") \
         else 1

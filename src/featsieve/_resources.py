@@ -103,11 +103,18 @@ _KERNEL_ENTRY_SECONDS = 3e-9
 _FLOP_SECONDS = 1e-9
 
 
+# LightGBM's cost per column whatever the rows (binning each column, then every tree's
+# histogram scan): about half a millisecond a column for its 100 trees, which is most of
+# a fit on a wide table (e.g. 90 x 100,000: some 50 s)
+_LIGHTGBM_COLUMN_SECONDS = 5e-4
+
+
 def fit_seconds(model: str, n_rows: float, n_cols: float) -> float:
     """Rough seconds of one fit of ``model`` on ``n_rows x n_cols`` (see module notes)."""
     per_fit, per_cell, _ = _MODEL_SECONDS.get(model, _MODEL_SECONDS["lightgbm"])
     cells = n_rows * n_cols * (math.log2(max(n_rows, 2)) if model == "tree" else 1.0)
-    return per_fit + per_cell * cells
+    per_col = _LIGHTGBM_COLUMN_SECONDS if model == "lightgbm" else 0.0
+    return per_fit + per_cell * cells + per_col * n_cols
 
 
 @dataclass(frozen=True)

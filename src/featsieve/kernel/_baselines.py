@@ -122,8 +122,9 @@ class MRMR(_KernelParams, BaseSelector):
         ``"f"``: relevance is scikit-learn's ANOVA F-statistic (``f_classif``;
         ``f_regression`` for a regression target), redundancy the absolute
         Pearson correlation floored at 0.001, combined as a quotient (FCQ, the
-        form of ``mrmr-selection``); columns of zero or undefined F are never
-        picked by the greedy steps. ``"auto"``: ``"f"`` below
+        form of ``mrmr-selection``); columns of zero or undefined F (constant)
+        are never picked by the greedy steps, and a column separating the
+        classes perfectly has an infinite F (as in scikit-learn) and comes first. ``"auto"``: ``"f"`` below
         ``AUTO_MI_MIN_ROWS`` (500) rows, else ``"mi"`` -- the seed itself
         warns (§3.2) that the mutual information estimate "is unreliable when
         the number of training samples is small"; the choice is stated in
@@ -236,7 +237,7 @@ class MRMR(_KernelParams, BaseSelector):
             def redundancy(s):
                 return design.columns([s])[:, 0]
         names = self._fit_feature_names
-        first = np.where(np.isfinite(rel), rel, -np.inf)
+        first = np.where(np.isnan(rel), -np.inf, rel)
         chosen = [int(np.lexsort((np.arange(d), -first))[0])]
         red_sum = redundancy(chosen[0]).astype(float)
         history = [{"step": 1, "feature": names[chosen[0]], "relevance": float(rel[chosen[0]]),
@@ -251,7 +252,7 @@ class MRMR(_KernelParams, BaseSelector):
             else:
                 crit = rel - red_sum / len(chosen)
             crit[~free] = -np.inf
-            if not np.isfinite(crit).any():
+            if not (crit > -np.inf).any():
                 break
             j = int(np.argmax(crit))
             history.append({"step": len(chosen) + 1, "feature": names[j],
@@ -263,7 +264,7 @@ class MRMR(_KernelParams, BaseSelector):
             if len(chosen) < k:
                 red_sum += redundancy(j)
         support = ~free
-        rel = np.where(np.isfinite(rel), rel, 0.0)
+        rel = np.where(np.isnan(rel), 0.0, rel)  # F of a constant column: 0
         self.support_, self.scores_ = support, np.asarray(rel, dtype=float)
         self.ranking_ = _order_ranking(chosen, self.scores_)
         self.history_ = history
@@ -285,7 +286,6 @@ class MRMR(_KernelParams, BaseSelector):
                 rel = f_classif(X, y)[0]
             else:
                 rel = f_regression(X, y)[0]
-        rel = np.where(np.isfinite(rel), rel, np.nan)
         Z = X - X.mean(axis=0)
         norm = np.sqrt((Z * Z).sum(axis=0))
         Z /= np.where(norm > 0, norm, 1.0)
