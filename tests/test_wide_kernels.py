@@ -65,3 +65,45 @@ def test_relieff_leaves_other_inputs_to_skrebate():
     Xn = X.copy()
     Xn[3, 1] = np.nan
     assert not _binary_continuous(Xn, rng.integers(0, 2, 50))
+
+
+def _target_copies_one_by_one(X, y, task, skip=None):
+    """target_copies' definition column by column (its docstring)."""
+    n, d = X.shape
+    out = []
+    for j in range(d):
+        x = X[:, j]
+        ok = ~np.isnan(x)
+        if (skip is not None and skip[j]) or ok.sum() < max(10, 0.9 * n):
+            continue
+        if task == "classification":
+            pairs = np.unique(np.column_stack([x[ok], y[ok]]), axis=0)
+            values = np.unique(pairs[:, 0])
+            if 1 < len(values) <= max(2, n // 10) and len(pairs) == len(values):
+                out.append(j)
+        elif np.std(x[ok]) > 0 and np.std(y[ok]) > 0:
+            if abs(np.corrcoef(x[ok], y[ok].astype(float))[0, 1]) >= 0.9999:
+                out.append(j)
+    return out
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_target_copies_prefilter_equals_the_column_by_column_definition(task):
+    from featsieve._validation import target_copies
+
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(20):
+        n, d = int(rng.integers(20, 200)), int(rng.integers(5, 40))
+        X = rng.normal(size=(n, d))
+        y = rng.integers(0, 3, n) if task == "classification" else rng.normal(size=n)
+        X[:, 0::5] = rng.integers(0, 4, size=(n, len(range(0, d, 5))))  # few values
+        X[:, 1] = 2.0 * y + 1  # a copy
+        X[:, 3] = y
+        X[rng.integers(0, n, 3), 3] = np.nan  # a copy with missing values
+        X[:, 4] = 7.0  # constant
+        skip = rng.random(d) < 0.2
+        expected = _target_copies_one_by_one(X, y, task, skip)
+        assert target_copies(X, y, task, skip) == expected
+        found += len(expected)
+    assert found >= 20  # the copies were there to find

@@ -1077,9 +1077,7 @@ def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[in
     """
     n, d = X.shape
     out = []
-    for j in range(d):
-        if skip is not None and skip[j]:
-            continue
+    for j in _copy_candidates(X, y, task, skip):
         x = X[:, j]
         ok = ~np.isnan(x)
         if ok.sum() < max(10, 0.9 * n):
@@ -1093,6 +1091,36 @@ def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[in
             if abs(np.corrcoef(x[ok], y[ok].astype(float))[0, 1]) >= 0.9999:
                 out.append(j)
     return out
+
+
+def _copy_candidates(X, y, task, skip, chunk_bytes: int = 64 * 2**20) -> np.ndarray:
+    """The columns :func:`target_copies` must look at one by one (a vectorized
+    pre-filter, in column chunks of about ``chunk_bytes``): for classes, those with
+    2 to max(2, n/10) distinct values; for a regression target, complete columns
+    whose |correlation| with it reaches 0.9999 and every column with a missing value."""
+    n, d = X.shape
+    cand = np.ones(d, bool) if skip is None else ~np.asarray(skip, bool)
+    step = max(1, chunk_bytes // max(1, 8 * n))
+    keep = np.zeros(d, bool)
+    yc = y.astype(float) - np.mean(y) if task != "classification" else None
+    for a in range(0, d, step):
+        cols = np.flatnonzero(cand[a:a + step]) + a
+        if cols.size == 0:
+            continue
+        block = np.asarray(X[:, cols], dtype=np.float64)
+        if task == "classification":
+            S = np.sort(block, axis=0)  # NaN last
+            distinct = (~np.isnan(S[0])).astype(int) + (
+                (S[1:] != S[:-1]) & ~np.isnan(S[1:])).sum(axis=0)
+            keep[cols] = (distinct > 1) & (distinct <= max(2, n // 10))
+        else:
+            missing = np.isnan(block).any(axis=0)
+            Z = block - block.mean(axis=0)
+            norm = np.sqrt((Z * Z).sum(axis=0)) * np.sqrt((yc * yc).sum())
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r = np.abs(yc @ Z) / norm
+            keep[cols] = missing | (r >= 0.9999 - 1e-9)
+    return np.flatnonzero(keep)
 
 
 @dataclass
