@@ -326,3 +326,46 @@ def test_tail_round_method_groups_partition_the_table_in_order():
     for g in groups:  # table order inside a group
         assert [s.name for s in g] == [n for n in names if n in {s.name for s in g}]
     assert _method_groups(specs, 1, "classification", (120, 20_000), "lightgbm") == [specs]
+
+
+def test_embedded_reads_the_all_rows_model_with_the_same_rows_as_its_own_fit(monkeypatch):
+    """compare hands embedded the all row's model (same model, same rows): the same
+    selections and scores as embedded fitting its own, one LightGBM fit fewer."""
+    import dataclasses
+
+    import featsieve._registry as registry
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 40))
+    y = (X[:, 0] + X[:, 3] - X[:, 7] > 0).astype(int)
+
+    def run():
+        r = featsieve.compare(X, y, methods=["embedded"], n_repeats=3, n_jobs=1)
+        row = next(x for x in r.rows if x["method"] == "embedded")
+        return row["selection_frequency"], row["test_mean"], row["model_fits"], r.notes
+
+    shared = run()
+    spec = registry._REGISTRY["embedded"]
+    monkeypatch.setitem(registry._REGISTRY, "embedded",
+                        dataclasses.replace(spec, prefit_full_model=False))
+    own = run()
+    assert shared[:2] == own[:2] and {"x0", "x3", "x7"} <= set(shared[0])
+    assert (shared[2], own[2]) == (0, 1)
+    assert any(n.startswith("embedded: reads the all row's model") for n in shared[3])
+
+
+def test_embedded_prefit_reads_the_given_model_and_checks_its_columns():
+    from featsieve.classic import EmbeddedSelector
+    from featsieve.models import make_model
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 12))
+    y = (X[:, 2] - X[:, 5] > 0).astype(int)
+    model = make_model("lightgbm", "classification", random_state=0).fit(X, y)
+    own = EmbeddedSelector(make_model("lightgbm", "classification", random_state=0)).fit(X, y)
+    pre = EmbeddedSelector(model, prefit=True).fit(X, y)
+    np.testing.assert_array_equal(pre.support_, own.support_)
+    np.testing.assert_allclose(pre.scores_, own.scores_)
+    assert pre.n_model_fits_ == 0 and own.n_model_fits_ == 1
+    with pytest.raises(ValueError, match="fitted on the 11 columns"):
+        EmbeddedSelector(model, prefit=True).fit(X[:, :11], y)

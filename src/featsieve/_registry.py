@@ -179,6 +179,13 @@ class MethodSpec:
         ``cost(selector, n_samples, n_features) -> featsieve._resources.Cost``,
         the cost model of a class that has no ``estimate_cost`` method (None:
         the selector's own ``estimate_cost``).
+    prefit_full_model : bool, default=False
+        The method's fit is one fit of ``compare``'s model on every column of
+        the rows it is given (train + selection-val), and its class takes
+        ``prefit=True``: ``compare`` then hands it the ``all`` row's refit
+        model -- the same model on the same rows -- instead of fitting it
+        again (on a numeric table with no missing value and no constant
+        column, where the two fits are the same computation).
     """
 
     name: str
@@ -198,6 +205,7 @@ class MethodSpec:
     extra: str = ""
     group: str = ""
     cost: Callable | None = None
+    prefit_full_model: bool = False
 
     def path_params_for(self, n_samples: int, n_features: int) -> dict:
         """The path parameters for a table of this shape (``path_cap`` applied)."""

@@ -236,7 +236,7 @@ METHODS = (
         summary="wrapper: forward selection on the selection-val split, <= 8 rounds (above 50 "
                 "columns: the 50 most important of one model fit are the candidates)"),
     MethodSpec(
-        "embedded", EmbeddedSelector, source=f"{SEED_002}, FS19",
+        "embedded", EmbeddedSelector, source=f"{SEED_002}, FS19", prefit_full_model=True,
         summary="embedded: columns with >= 1% of the model's importance"),
     MethodSpec(
         "rfe", RFESelector, params={"step": "auto"}, tuning=K,

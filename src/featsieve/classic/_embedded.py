@@ -41,6 +41,13 @@ class EmbeddedSelector(BaseSelector):
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
         For the default tree.
+    prefit : bool, default=False
+        ``estimator`` is already fitted on the rows and every column that
+        ``fit`` is given, in their given order (as scikit-learn's
+        ``SelectFromModel(prefit=True)``): ``fit`` reads its importances
+        without fitting it again (constant and copied columns are still never
+        selected). ``compare`` uses it to share the ``all`` row's model,
+        fitted on the same rows.
 
     Attributes
     ----------
@@ -50,7 +57,13 @@ class EmbeddedSelector(BaseSelector):
     support_ : ndarray of bool, shape (n_features_in_,)
     estimator_ : fitted estimator
     n_model_fits_ : int
-        Always 1.
+        1 (0 with ``prefit``).
+
+    Raises
+    ------
+    ValueError
+        ``prefit=True`` with no estimator, or with an estimator fitted on
+        another number of columns than ``X`` has.
 
     References
     ----------
@@ -64,34 +77,54 @@ class EmbeddedSelector(BaseSelector):
         "threshold": [Interval(numbers.Real, 0, 1, closed="both")],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
+        "prefit": ["boolean"],
     }
 
-    def __init__(self, estimator=None, *, threshold=0.01, task="auto", random_state=None):
+    def __init__(self, estimator=None, *, threshold=0.01, task="auto", random_state=None,
+                 prefit=False):
         self.estimator = estimator
         self.threshold = threshold
         self.task = task
         self.random_state = random_state
+        self.prefit = prefit
 
     def estimate_cost(self, n_samples: int, n_features: int) -> Cost:
-        """One model fit on the whole table (``n_samples x n_features``)."""
+        """One model fit on the whole table (``n_samples x n_features``; none with ``prefit``)."""
         kind = model_kind(self.estimator)
-        return Cost(memory_bytes=8 * n_samples * n_features, fits=1,
-                    fit_seconds=fit_seconds(kind, n_samples, n_features), model=kind)
+        fits = 0 if self.prefit else 1
+        return Cost(memory_bytes=8 * n_samples * n_features, fits=fits,
+                    fit_seconds=fits * fit_seconds(kind, n_samples, n_features), model=kind)
 
     def _fit(self, X, y, sample_weight=None):
-        if self.estimator is None:
+        if self.prefit:
+            est = self.estimator
+            n_in = getattr(est, "n_features_in_", None)
+            if est is None or n_in != self.n_features_in_:
+                raise ValueError(
+                    f"EmbeddedSelector(prefit=True) needs an estimator fitted on the "
+                    f"{self.n_features_in_} columns given to fit; got "
+                    f"{'none' if est is None else f'one fitted on {n_in} columns'}. Pass "
+                    f"prefit=False to fit it here.")
+        elif self.estimator is None:
             est = default_tree(self.task_, max_depth=8, random_state=self.random_state)
         else:
             est = self.estimator
-        # sample_weight: the model's own fit takes it (its importances follow the weights)
-        est = fit_model(est, X, y, categorical=self._fit_categorical, sample_weight=sample_weight)
-        imp = model_importances(est, X, y, random_state=self.random_state)
+        if not self.prefit:
+            # sample_weight: the model's own fit takes it (its importances follow the weights)
+            est = fit_model(est, X, y, categorical=self._fit_categorical,
+                            sample_weight=sample_weight)
+        if self.prefit:  # fitted on every input column, in the given order
+            imp = np.asarray(model_importances(est), dtype=float)[self._fit_index]
+        else:
+            imp = model_importances(est, X, y, random_state=self.random_state)
         total = imp.sum()
         shares = imp / total if total > 0 else np.zeros_like(imp)
         _, ranking = rank_from_scores(shares)
         self.estimator_, self.scores_, self.ranking_ = est, shares, ranking
         self.support_ = shares >= self.threshold if total > 0 else np.zeros(len(shares), bool)
-        self.n_model_fits_ = 1
+        self.n_model_fits_ = 0 if self.prefit else 1
+        self.strategy_ = "the importances of a model fitted before (prefit)" if self.prefit \
+            else ""
         return self
 
 

@@ -43,7 +43,7 @@ from .._validation import (
     validate_Xy,
 )
 from .._warnings import ProtocolWarning
-from ..models import Metric, make_model, metric_value, resolve_metric
+from ..models import Metric, fit_model, make_model, metric_value, resolve_metric
 from ..protocol import DEFAULT_FRACTIONS, HonestSplit, honest_split, inner_cv
 from ._refit import evaluate_support
 from ._stats import corrected_t, holm, nogueira_stability
@@ -392,17 +392,48 @@ class _Refits:
     """
 
     def __init__(self, X, y, split, model, task, metric, n_jobs=None, categorical=None):
+        import threading
+
         self.model, self.task, self.metric, self.n_jobs = model, task, metric, n_jobs
         self.categorical = categorical
         self.fit = (X[split.fit], y[split.fit])
         self.parts = {"model_val": (X[split.model_val], y[split.model_val]),
                       "test": (X[split.test], y[split.test])}
         self._done: dict = {}
+        self._full = None
+        self._lock = threading.Lock()
+
+    def full_model(self):
+        """The model refit on every column of the fit part, fitted once and kept (the
+        ``all`` row's, and the one a ``prefit_full_model`` method reads)."""
+        with self._lock:
+            if self._full is None:
+                self._full = fit_model(clone(self.model), *self.fit, categorical=(
+                    None if self.categorical is None else np.asarray(self.categorical, bool)))
+            return self._full
+
+    def shares_full_model(self, names, columns=None, constant=None) -> bool:
+        """Whether a method fitting the model on every column of the fit part does the
+        same computation as :meth:`full_model`: a numeric table with no missing value,
+        no constant or left-out column, its columns in featsieve's canonical order."""
+        from .._utils import canonical_rank
+
+        X_fit = self.fit[0]
+        if constant is not None and np.asarray(constant, bool).any():
+            return False
+        if columns is not None and (np.asarray(columns.categorical, bool).any()
+                                    or np.asarray(columns.left_out, bool).any()):
+            return False
+        if X_fit.dtype.kind != "f" or np.isnan(X_fit).any():
+            return False
+        return canonical_rank(list(names)) is None
 
     def _run(self, part, support):
         Xe, ye = self.parts[part]
+        full = support.size > 0 and bool(support.all())
         return evaluate_support(self.model, self.task, *self.fit, Xe, ye, support, self.metric,
-                                return_constant=True, categorical=self.categorical)
+                                return_constant=True, categorical=self.categorical,
+                                fitted=self.full_model() if full else None)
 
     def score_many(self, part, supports) -> list:
         """``(score, constant)`` of each support on ``part``, in order."""
@@ -479,6 +510,9 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
                                   random_state=random_state, n_jobs=n_jobs)
         if spec.path_params:
             selector.set_params(**spec.path_params_for(*X.shape))
+        shared = spec.prefit_full_model and refits.shares_full_model(names, columns, constant)
+        if shared:
+            selector.set_params(estimator=refits.full_model(), prefit=True)
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns)
         never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
@@ -501,7 +535,8 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             "selection_score": own if own is not None else model_val_score,
             "model_fits": fits + (n_scored if n_scored > 1 else 0),
             "tuned": label,
-            "strategy": str(getattr(selector, "strategy_", "") or ""),
+            "strategy": ("reads the all row's model (the same fit on the same rows)" if shared
+                         else str(getattr(selector, "strategy_", "") or "")),
             "k_top": _k_top(spec, selector, usable, label),
         }
     seconds = _time.perf_counter() - start
@@ -820,13 +855,18 @@ def _method_groups(specs, n_groups: int, task, shape, estimator) -> list:
                 spec.name, task, n, d, estimator=estimator)
         except Exception:  # a cost model never blocks a run
             c = None
-        cost[spec.name] = one_fit if c is None else c.seconds + one_fit
-    load = [0.0] * min(n_groups, len(specs))
+        cost[spec.name] = one_fit if c is None else c.seconds
+        if spec.prefit_full_model:
+            cost[spec.name] = 0.1 * one_fit  # the all row's model, read
+    # a method reading the all row's model stays in its group (the model is fitted once)
+    blocks = [[sp.name] for sp in specs if not sp.prefit_full_model and sp.name != ALL]
+    blocks.append([sp.name for sp in specs if sp.prefit_full_model or sp.name == ALL])
+    load = [0.0] * min(n_groups, len(blocks))
     member: list = [[] for _ in load]
-    for spec in sorted(specs, key=lambda sp: -cost[sp.name]):
+    for block in sorted((b for b in blocks if b), key=lambda b: -sum(cost[m] for m in b)):
         g = int(np.argmin(load))
-        load[g] += cost[spec.name]
-        member[g].append(spec.name)
+        load[g] += sum(cost[m] for m in block)
+        member[g].extend(block)
     order = {sp.name: i for i, sp in enumerate(specs)}
     return [sorted((sp for sp in specs if sp.name in m), key=lambda sp: order[sp.name])
             for m in member if m]

@@ -64,7 +64,7 @@ def refit_scores(model, task: str, X_fit, y_fit, evals, columns, categorical=Non
 
 
 def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=None,
-                     return_constant=False, categorical=None):
+                     return_constant=False, categorical=None, fitted=None):
     """Fit a fresh copy of ``model`` on the selected columns and score it on ``(X_eval, y_eval)``.
 
     With no selected column the model is the majority class (class priors for
@@ -84,6 +84,8 @@ def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=
         ``X_eval`` (a model too big for the table, or no column).
     categorical : array-like of bool of shape (n_features,) or None, default=None
         The categorical columns (see :func:`refit_scores`).
+    fitted : estimator or None, default=None
+        ``model`` already fitted on ``X_fit``'s ``support`` columns (no refit).
 
     Returns
     -------
@@ -93,10 +95,13 @@ def evaluate_support(model, task, X_fit, y_fit, X_eval, y_eval, support, metric=
         Only with ``return_constant``.
     """
     support = np.asarray(support, dtype=bool)
-    if metric is None and not return_constant:
+    if metric is None and not return_constant and fitted is None:
         return refit_scores(model, task, X_fit, y_fit, [(X_eval, y_eval)], support,
                             categorical)[0]
-    est, use = _fit(model, task, X_fit, y_fit, np.flatnonzero(support), categorical)
+    if fitted is not None:
+        est, use = fitted, np.flatnonzero(support)
+    else:
+        est, use = _fit(model, task, X_fit, y_fit, np.flatnonzero(support), categorical)
     pred = np.asarray(est.predict(X_eval[:, use]))
     value = score(task, y_eval, pred) if metric is None else metric(est, X_eval[:, use], y_eval)
     if not return_constant:
