@@ -840,7 +840,8 @@ def _run_repeats(X, y, names, task, specs, estimator, metric, seeds, windows, kw
 def _method_groups(specs, n_groups: int, task, shape, estimator) -> list:
     """``specs`` in ``n_groups`` groups of about equal estimated cost (the longest
     first to the lightest group; :func:`featsieve._registry.method_cost`), each in
-    table order; ``all`` and ``baseline`` count one model fit on every column."""
+    table order; ``all`` counts one model fit on every column, ``baseline`` nothing,
+    and a method reading the ``all`` row's model stays in its group."""
     if n_groups <= 1 or len(specs) <= 1:
         return [list(specs)]
     from .._resources import fit_seconds, model_kind
@@ -856,7 +857,9 @@ def _method_groups(specs, n_groups: int, task, shape, estimator) -> list:
         except Exception:  # a cost model never blocks a run
             c = None
         cost[spec.name] = one_fit if c is None else c.seconds
-        if spec.prefit_full_model:
+        if spec.name == BASELINE:
+            cost[spec.name] = 0.0  # the majority class / mean: no model
+        elif spec.prefit_full_model:
             cost[spec.name] = 0.1 * one_fit  # the all row's model, read
     # a method reading the all row's model stays in its group (the model is fitted once)
     blocks = [[sp.name] for sp in specs if not sp.prefit_full_model and sp.name != ALL]
