@@ -48,6 +48,7 @@ _SEARCH_CONSTRAINTS = {
     "progress": ["boolean"],
     "max_samples": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"}),
                     None],
+    "tree_kernel": [StrOptions({"auto", "estimator"})],
 }
 
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
@@ -158,7 +159,9 @@ class _GeneticSearch(BaseSelector):
                 X_va, y_va = X_va[va], y_va[va]
         self.strategy_ = "; ".join(caps)
         self.n_samples_used_ = int(len(y_tr))
-        evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_)
+        evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_,
+                                    tree_kernel=self.tree_kernel)
+        self.tree_kernel_ = evaluator.tree_kernel_
         # opt(k) of the AUF below the front's smallest item (§5.1 leaves it open): 0, the
         # worst F1 or accuracy, as the seed's figures read; for other scores the score of no
         # feature (majority class, training mean), so that -RMSE is not credited a perfect 0
@@ -387,6 +390,17 @@ _COMMON_DOC = """
         fit on at most that many rows whatever the table's height; stated in
         a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``: the
         training rows used). ``featsieve compare`` uses ``"auto"``.
+    tree_kernel : {"auto", "estimator"}, default="auto"
+        ``"auto"``: a plain Gini ``DecisionTreeClassifier`` (the default model
+        for classes) is grown by featsieve's presorted CART kernel
+        (``featsieve._cart``): the training columns are argsorted once per
+        fit, and every evaluation grows scikit-learn's tree from those orders
+        without sorting again; the trees are scikit-learn's except where two
+        splits improve the Gini impurity exactly equally (the first in the
+        item's column order is taken, where scikit-learn draws a column order
+        from its ``random_state``). Other models, regression and tables with
+        missing values fit the estimator. ``"estimator"``: always clone and
+        fit the estimator. ``tree_kernel_`` says which ran.
 """
 
 _ATTR_DOC = """
@@ -424,6 +438,8 @@ _ATTR_DOC = """
     scoring_ : str
     n_samples_used_ : int
         Training rows the evaluations were fitted on (``max_samples``).
+    tree_kernel_ : {"presorted", "estimator"}
+        What grew the models (``tree_kernel``).
     strategy_ : str
         The row subsamples of ``max_samples``, when drawn (empty otherwise).
 """
@@ -588,8 +604,9 @@ class FASTENER(_GeneticSearch):
                  max_bucket_size=2, carry_front=False, reset_to_front=5, purge_front=5,
                  gene_purge=None, scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
                  auf_max_features=20, validation_fraction=0.2, task="auto", random_state=None,
-                 n_jobs=None, progress=False, max_samples=None):
+                 n_jobs=None, progress=False, max_samples=None, tree_kernel="auto"):
         self.max_samples = max_samples
+        self.tree_kernel = tree_kernel
         self.estimator = estimator
         self.n_generations = n_generations
         self.mating_pool = mating_pool
@@ -740,8 +757,9 @@ class POSS(_GeneticSearch):
                  initial="empty", max_size=None, scoring="auto", max_evaluations=None,
                  select="plateau", tol=0.01, auf_max_features=20, validation_fraction=0.2,
                  task="auto", random_state=None, n_jobs=None, progress=False,
-                 max_samples=None):
+                 max_samples=None, tree_kernel="auto"):
         self.max_samples = max_samples
+        self.tree_kernel = tree_kernel
         self.estimator = estimator
         self.n_generations = n_generations
         self.batch_size = batch_size
