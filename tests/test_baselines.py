@@ -38,6 +38,23 @@ def test_elm_learns_and_is_deterministic():
     assert not np.array_equal(a.input_weights_, c.input_weights_)
 
 
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_elm_readout_is_sklearns_ridge(n_classes):
+    from sklearn.linear_model import Ridge
+    from sklearn.preprocessing import LabelBinarizer
+
+    X, y = make_classification(n_samples=120, n_features=5, n_informative=3, n_classes=n_classes,
+                               random_state=3)
+    elm = ELMClassifier(n_hidden=40, alpha=0.5, random_state=0).fit(X, y)
+    H = elm._hidden(X)
+    ref = Ridge(alpha=0.5).fit(H, LabelBinarizer().fit_transform(y).astype(float))
+    np.testing.assert_allclose(elm.coef_, np.atleast_2d(ref.coef_).T, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(elm.intercept_, np.atleast_1d(ref.intercept_), atol=1e-10)
+    reg = ELMRegressor(n_hidden=30, alpha=0.0, random_state=1).fit(X, X[:, 0] ** 2)
+    ref = Ridge(alpha=0.0).fit(reg._hidden(X), X[:, 0] ** 2)
+    np.testing.assert_allclose(reg.predict(X), ref.predict(reg._hidden(X)), atol=1e-6)
+
+
 def test_make_model_elm():
     from featsieve.models import make_model
 

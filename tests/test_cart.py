@@ -101,3 +101,21 @@ def test_missing_values_or_regression_fit_the_estimator():
     yr = X[:, 0] + X[:, 1]
     assert FASTENER(n_generations=1, random_state=0).fit(X, yr).tree_kernel_ == "estimator"
     assert FASTENER(n_generations=1, random_state=0).fit(X, y).tree_kernel_ == "presorted"
+
+
+def test_forward_selection_adds_the_same_columns_with_either_kernel():
+    from featsieve.classic import ForwardSelector
+
+    X = np.random.default_rng(21).normal(size=(500, 12))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 2] > 0.5)
+    # shallow: no two splits tie, so both kernels grow the same trees
+    tree = DecisionTreeClassifier(max_depth=2, random_state=0)
+    runs = {k: ForwardSelector(tree, max_rounds=4, tol=None, tree_kernel=k, n_jobs=2,
+                               random_state=0).fit(X, y) for k in ("auto", "estimator")}
+    assert runs["auto"].tree_kernel_ == "presorted"
+    assert runs["estimator"].tree_kernel_ == "estimator"
+    for a, b in zip(runs["auto"].history_, runs["estimator"].history_, strict=True):
+        assert a["added"] == b["added"]
+        assert a["score"] == pytest.approx(b["score"], abs=1e-12)
+    # the informative columns 0 and 2 come first
+    assert {h["added"] for h in runs["auto"].history_[:2]} == {"x0", "x2"}

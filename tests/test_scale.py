@@ -194,11 +194,13 @@ def test_rfe_fraction_step_finds_what_step_one_finds():
 
 def test_forward_candidate_cap_finds_what_the_full_search_finds():
     X, y = _data(300, 60, seed=5, strong=(7, 33))
-    full = ForwardSelector(max_rounds=3, random_state=0).fit(X, y)
-    capped = ForwardSelector(max_rounds=3, max_candidates=10, random_state=0).fit(X, y)
+    # two rounds: the two strong columns (a third round picks among noise columns, where
+    # the capped pool may not hold the full search's pick)
+    full = ForwardSelector(max_rounds=2, random_state=0).fit(X, y)
+    capped = ForwardSelector(max_rounds=2, max_candidates=10, random_state=0).fit(X, y)
     assert capped.strategy_.startswith("candidates: the 10 most important of 60")
     assert set(np.flatnonzero(capped.support_)) == set(np.flatnonzero(full.support_)) \
-        >= {7, 33}
+        == {7, 33}
     assert capped.n_model_fits_ < full.n_model_fits_
     assert capped.estimate_cost(300, 60).fits >= capped.n_model_fits_
 

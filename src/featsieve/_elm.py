@@ -7,7 +7,10 @@ neurons and the sigmoid activation function"). The model is Huang, Zhu and Siew'
 never trained, hidden outputs ``H = g(X W + b)``, output weights ``beta`` the
 least-squares solution of ``H beta = T``; with the ridge term of Huang, Zhou,
 Ding and Zhang (IEEE TSMC-B 42(2), 2012), ``beta = (H^T H + alpha I)^{-1} H^T T``
-(their ``C`` is ``1 / alpha``). The readout is scikit-learn's :class:`Ridge`.
+(their ``C`` is ``1 / alpha``), with an unpenalised intercept: scikit-learn's
+``Ridge(alpha, fit_intercept=True)`` solved directly (centred normal equations,
+Cholesky), as its ``"cholesky"`` solver does, without its per-call input checks
+(FS-SDS fits thousands of these small networks; the equality is tested).
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.linear_model import Ridge
-from sklearn.preprocessing import LabelBinarizer
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -30,6 +31,23 @@ _ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda z: np.maximum(z, 0.0),
 }
+
+
+def _ridge(H, T, alpha):
+    """``Ridge(alpha, fit_intercept=True).fit(H, T)``'s ``coef_.T`` and ``intercept_``:
+    the centred normal equations ``(Hc^T Hc + alpha I) beta = Hc^T Tc`` by Cholesky
+    (least squares when ``alpha`` is 0 or the system is singular)."""
+    from scipy.linalg import LinAlgError, lstsq, solve
+
+    h_mean, t_mean = H.mean(axis=0), T.mean(axis=0)
+    Hc, Tc = H - h_mean, T - t_mean
+    A = Hc.T @ Hc
+    A.flat[:: A.shape[0] + 1] += alpha
+    try:
+        beta = solve(A, Hc.T @ Tc, assume_a="pos", check_finite=False)
+    except LinAlgError:
+        beta = lstsq(Hc, Tc, check_finite=False)[0]
+    return beta, t_mean - h_mean @ beta
 
 
 class _BaseELM(BaseEstimator):
@@ -65,7 +83,7 @@ class _BaseELM(BaseEstimator):
                                  y_numeric=isinstance(self, RegressorMixin))
             self.prep_ = TablePrep(categorical=self.categorical).fit(X)
             return self.prep_.transform(X), y
-        check_is_fitted(self, "readout_")
+        check_is_fitted(self, "coef_")
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         return self.prep_.transform(X)
 
@@ -85,8 +103,11 @@ class _BaseELM(BaseEstimator):
         # Huang et al. 2006: input weights and biases uniform, never trained
         self.input_weights_ = rng.uniform(-1.0, 1.0, size=(d, self.n_hidden))
         self.biases_ = rng.uniform(-1.0, 1.0, size=self.n_hidden)
-        self.readout_ = Ridge(alpha=self.alpha, fit_intercept=True).fit(self._hidden(X), T)
+        self.coef_, self.intercept_ = _ridge(self._hidden(X), T, self.alpha)
         return self
+
+    def _readout(self, X):
+        return self._hidden(X) @ self.coef_ + self.intercept_
 
 
 class ELMClassifier(ClassifierMixin, _BaseELM):
@@ -128,9 +149,10 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
         One row per column after ``prep_`` (``n_features_in_`` on a numeric
         table without missing cells).
     biases_ : ndarray of shape (n_hidden,)
-    readout_ : Ridge
-        The output layer, fit on ``{0, 1}`` class indicators (one column for
-        two classes); the predicted class is the largest output.
+    coef_ : ndarray of shape (n_hidden, n_outputs)
+    intercept_ : ndarray of shape (n_outputs,)
+        The ridge readout, fit on ``{0, 1}`` class indicators (one output, of
+        class 1, for two classes); the predicted class is the largest output.
 
     Notes
     -----
@@ -168,16 +190,22 @@ class ELMClassifier(ClassifierMixin, _BaseELM):
         self._validate_params()
         X, y = self._prepare(X, y, fit=True)
         check_classification_targets(y)
-        self._binarizer = LabelBinarizer().fit(y)
-        self.classes_ = self._binarizer.classes_
-        return self._fit_hidden(X, self._binarizer.transform(y).astype(np.float64))
+        # LabelBinarizer's indicators: one column (class 1) for two classes
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        k = len(self.classes_)
+        if k <= 2:
+            T = (codes == 1).astype(np.float64)[:, None]
+        else:
+            T = np.zeros((len(codes), k))
+            T[np.arange(len(codes)), codes] = 1.0
+        return self._fit_hidden(X, T)
 
     def decision_function(self, X):
         """Readout outputs, shape (n_samples, n_classes); for two classes the output
         of class 1 less 1/2, shape (n_samples,) (positive: class 1)."""
         X = self._prepare(X, fit=False)
-        out = self.readout_.predict(self._hidden(X))
-        return out.ravel() - 0.5 if out.ndim == 1 or out.shape[1] == 1 else out
+        out = self._readout(X)
+        return out.ravel() - 0.5 if out.shape[1] == 1 else out
 
     def predict(self, X):
         """Class of the largest readout output (two classes: output above 1/2)."""
@@ -205,9 +233,9 @@ class ELMRegressor(RegressorMixin, _BaseELM):
         """Draw the hidden layer and fit the readout on ``y``."""
         self._validate_params()
         X, y = self._prepare(X, y, fit=True)
-        return self._fit_hidden(X, np.asarray(y, dtype=np.float64))
+        return self._fit_hidden(X, np.asarray(y, dtype=np.float64)[:, None])
 
     def predict(self, X):
         """The readout's output."""
         X = self._prepare(X, fit=False)
-        return self.readout_.predict(self._hidden(X))
+        return self._readout(X)[:, 0]

@@ -138,7 +138,14 @@ default=None
 
     Attributes
     ----------
-    transformer_ : ColumnTransformer
+    transformer_ : ColumnTransformer or None
+        None when the fitted table had no categorical column and no missing
+        cell: the output is then the input (a missing cell met later takes the
+        column's training median, as the imputer would), without the
+        transformer's per-call cost (an ELM search prepares thousands of
+        small tables).
+    medians_ : ndarray of shape (n_features,) or None
+        The training medians of that case.
     owner_ : ndarray of int, shape (n_output_columns,)
         The input column each output column comes from (importances of the
         model behind it are summed back per input column by
@@ -186,6 +193,12 @@ default=None
 
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
         cat = self._categorical_mask(X.shape[1])
+        self.medians_ = None
+        if not cat.any() and not np.isnan(X).any():  # nothing to prepare
+            self.transformer_ = None
+            self.medians_ = np.median(X, axis=0) if len(X) else np.zeros(X.shape[1])
+            self.owner_ = np.arange(X.shape[1], dtype=np.int64)
+            return self
         parts = []
         if (~cat).any():
             parts.append(("numbers", SimpleImputer(strategy="median", add_indicator=True,
@@ -212,9 +225,14 @@ default=None
         """The prepared table: numbers, missing-value indicators and one-hot categories."""
         from sklearn.utils.validation import check_is_fitted, validate_data
 
-        check_is_fitted(self, "transformer_")
+        check_is_fitted(self, "owner_")
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan",
                           reset=False)
+        if self.transformer_ is None:
+            missing = np.isnan(X)
+            if missing.any():
+                X = np.where(missing, self.medians_, X)
+            return X
         return self.transformer_.transform(X)
 
 

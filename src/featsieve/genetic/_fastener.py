@@ -160,7 +160,7 @@ class _GeneticSearch(BaseSelector):
         self.strategy_ = "; ".join(caps)
         self.n_samples_used_ = int(len(y_tr))
         evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_,
-                                    tree_kernel=self.tree_kernel)
+                                    tree_kernel=getattr(self, "tree_kernel", "auto"))
         self.tree_kernel_ = evaluator.tree_kernel_
         # opt(k) of the AUF below the front's smallest item (§5.1 leaves it open): 0, the
         # worst F1 or accuracy, as the seed's figures read; for other scores the score of no

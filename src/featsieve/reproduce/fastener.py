@@ -202,6 +202,8 @@ def units(names, n_splits: int, n_generations: int, random_state: int = 0,
     def unit(name, s, proto, method):
         u = {"dataset": name, "split": s, "protocol": proto, "method": method,
              "seed": 2020 + random_state + s, "n_generations": n_generations}
+        if method != "FS-SDS":  # the decision trees of the searches: the presorted kernel
+            u["trees"] = "presorted"
         return {**u, "fssds": dict(fssds)} if method == "FS-SDS" and fssds else u
 
     by_cost = sorted(names, key=lambda n: SEED_TABLES.get(n, (0, 0, np.inf))[2])
