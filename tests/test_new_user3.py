@@ -43,15 +43,14 @@ def test_select_nothing_kept_gives_compares_small_table_hint(tmp_path, capsys):
 
 # ------------------------------------------------------------ shell-quoted fixes
 def test_target_leak_fix_is_shell_quoted():
-    from featsieve._validation import TargetLeakWarning, validate_Xy
-    from featsieve.evaluation._compare import _warn_target_copies
+    from featsieve._validation import TargetLeakWarning, validate_Xy, warn_target_leaks
 
     rng = np.random.default_rng(0)
     y = pd.Series(rng.choice(["cash", "card"], size=60), name="payment")
     X = pd.DataFrame({"fare": rng.normal(size=60), "payment copy": y.to_numpy()})
     data = validate_Xy(X, y)
     with pytest.warns(TargetLeakWarning) as rec:
-        _warn_target_copies(data, list(X.columns))
+        assert warn_target_leaks(data, list(X.columns)) == ["payment copy"]
     assert "(--drop 'payment copy' in the CLI" in str(rec[0].message)
 
 

@@ -44,11 +44,13 @@ from ._validation import (
     MissingTargetWarning,
     _names_str,
     check_same_columns,
+    check_unique_columns,
     resolve_n_features,
     take_rows,
     to_pandas,
     validate_X,
     validate_Xy,
+    warn_target_leaks,
 )
 
 __all__ = ["BaseSelector"]
@@ -246,6 +248,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             )
         tags = self.__sklearn_tags__()
         self._column_labels = None
+        check_unique_columns(to_pandas(X))
         try:
             _check_feature_names(self, X, reset=True)
         except TypeError:  # mixed label types: sklearn keeps no names, we keep the labels
@@ -286,6 +289,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
                 f"All {data.X.shape[1]} feature columns are constant; there is nothing to select."
             )
         self._warn_unusable(data, dup)
+        warn_target_leaks(data, self._all_feature_names, stacklevel=3)
         never = data.constant | dup | data.columns.left_out
         if never.all():
             raise ValueError("Every feature column is constant, a copy or ID-like; there is "

@@ -95,6 +95,8 @@ def format_bytes(n: float) -> str:
 _MODEL_SECONDS = {
     "lightgbm": (0.03, 2e-6, 3e-6),
     "tree": (0.001, 1e-7, 1e-7),  # times log2(rows) per cell
+    # featsieve._cart's presorted kernel (FASTENER, POSS, DT-forward): 5-14x below the tree
+    "tree-presorted": (1e-4, 2e-8, 1e-7),  # times log2(rows) per cell
     "logistic": (0.01, 2e-7, 1e-7),
     "mlp": (0.05, 5e-6, 1e-6),
     "elm": (0.005, 2e-7, 1e-7),
@@ -112,7 +114,7 @@ _LIGHTGBM_COLUMN_SECONDS = 5e-4
 def fit_seconds(model: str, n_rows: float, n_cols: float) -> float:
     """Rough seconds of one fit of ``model`` on ``n_rows x n_cols`` (see module notes)."""
     per_fit, per_cell, _ = _MODEL_SECONDS.get(model, _MODEL_SECONDS["lightgbm"])
-    cells = n_rows * n_cols * (math.log2(max(n_rows, 2)) if model == "tree" else 1.0)
+    cells = n_rows * n_cols * (math.log2(max(n_rows, 2)) if model.startswith("tree") else 1.0)
     per_col = _LIGHTGBM_COLUMN_SECONDS if model == "lightgbm" else 0.0
     return per_fit + per_cell * cells + per_col * n_cols
 
@@ -204,6 +206,20 @@ def model_kind(estimator) -> str:
         if key in name:
             return kind
     return "lightgbm"
+
+
+def search_model_kind(estimator, tree_kernel: str = "auto") -> str:
+    """:func:`model_kind` of a search's evaluations: ``"tree-presorted"`` when its trees are
+    grown by the presorted CART kernel (``tree_kernel="auto"`` and the default tree or a
+    plain Gini ``DecisionTreeClassifier``)."""
+    if tree_kernel == "auto":
+        if estimator is None:
+            return "tree-presorted"
+        from ._cart import supports
+
+        if supports(estimator):
+            return "tree-presorted"
+    return model_kind(estimator)
 
 
 def check_memory(owner: str, need: float, *, what: str, alternatives: str,

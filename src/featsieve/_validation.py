@@ -28,6 +28,9 @@ __all__ = [
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
     "TargetLeakWarning",
+    "check_unique_columns",
+    "warn_target_leaks",
+    "leak_note",
     "duplicate_columns",
     "target_copies",
     "ValidatedData",
@@ -72,6 +75,25 @@ def _column_names(X, n_features: int) -> list:
     if hasattr(X, "columns"):
         return list(X.columns)
     return [f"x{i}" for i in range(n_features)]
+
+
+def check_unique_columns(X) -> None:
+    """Raise one ``ValueError`` naming the repeated column names of a pandas table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_unique_columns(pd.DataFrame([[1, 2, 3]], columns=["a", "a", "b"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X has duplicate column names: 'a'; rename them so every column is unique (for example a, a.1).
+    """
+    cols = getattr(X, "columns", None)
+    if isinstance(cols, pd.Index) and cols.has_duplicates:
+        dupes = list(dict.fromkeys(cols[cols.duplicated()]))
+        raise ValueError(
+            f"X has duplicate column names: {', '.join(map(repr, dupes))}; rename them so "
+            f"every column is unique (for example {dupes[0]}, {dupes[0]}.1).")
 
 
 def to_pandas(obj):
@@ -643,9 +665,11 @@ def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bo
     ValueError
         Columns of a kind featsieve cannot read (named), NaN (unless
         ``allow_nan``) or infinite values, values beyond ``MAX_ABS_VALUE``
-        (1e38), or an empty table. The message names the columns.
+        (1e38), duplicate column names, or an empty table. The message names
+        the columns.
     """
     X = to_pandas(X)  # polars and other dataframes (narwhals)
+    check_unique_columns(X)
     if not isinstance(X, pd.DataFrame) and not _is_sparse(X) and \
             np.asarray(X).dtype.kind in "OUSM":
         X = pd.DataFrame(np.asarray(X) if np.ndim(X) == 2 else np.asarray(X).reshape(-1, 1))
@@ -689,6 +713,13 @@ def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bo
             huge = [j for b in _column_blocks(arr)
                     for j in np.flatnonzero((np.abs(arr[:, b]) > MAX_ABS_VALUE).any(axis=0))
                     + b.start]
+            inf = [j for j in huge if np.isinf(arr[:, j]).any()]
+            if inf:
+                cols = [names[i] for i in inf] if names else [f"x{i}" for i in inf]
+                raise ValueError(
+                    f"Columns {_names_str(cols)} hold infinite values (inf or -inf). Replace "
+                    "them with NaN, which featsieve reads as missing (e.g. "
+                    "X.replace([np.inf, -np.inf], np.nan)), or with a finite number.")
             if huge:
                 cols = [names[i] for i in huge] if names else [f"x{i}" for i in huge]
                 raise ValueError(
@@ -1048,6 +1079,47 @@ class MissingTargetWarning(FeatsieveWarning):
 
 class TargetLeakWarning(FeatsieveWarning):
     """A feature column determines the target exactly (a copy or a consequence of it)."""
+
+
+def warn_target_leaks(data, names, *, stacklevel: int = 3) -> list[str]:
+    """One :class:`TargetLeakWarning` naming the columns that give the target exactly.
+
+    Parameters
+    ----------
+    data : ValidatedData
+        :func:`validate_Xy`'s answer (constant and ID-like columns are not tested).
+    names : sequence of str
+        Column names, in ``data.X``'s order.
+    stacklevel : int, default=3
+
+    Returns
+    -------
+    list of str
+        The names of those columns (empty: none).
+    """
+    import shlex
+
+    skip = np.asarray(data.constant, dtype=bool).copy()
+    if data.columns is not None:
+        skip |= data.columns.left_out
+    leaks = [str(names[j]) for j in target_copies(data.X, np.asarray(data.y), data.task, skip)]
+    if leaks:
+        cols = ", ".join(repr(c) for c in leaks)
+        warnings.warn(
+            f"Column{'s' if len(leaks) > 1 else ''} {cols} give{'' if len(leaks) > 1 else 's'} "
+            "the target exactly on every row: a copy or a consequence of the target? Every "
+            "method will keep it; if it is not known when you predict, leave it out "
+            f"(--drop {shlex.quote(leaks[0])} in the CLI, or drop the column).", TargetLeakWarning,
+            stacklevel=stacklevel)
+    return leaks
+
+
+def leak_note(leaks) -> str:
+    """The sentence reports, JSON and verdicts carry for :func:`warn_target_leaks`' columns."""
+    cols = ", ".join(repr(c) for c in leaks)
+    return (f"target leak? {cols} give{'' if len(leaks) > 1 else 's'} the target exactly on "
+            "every row; every number here can read it (drop it if it is not known when you "
+            "predict)")
 
 
 def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[int]:

@@ -141,6 +141,8 @@ def _pm(mean, half, digits=4, sign=False, repeats=None):
         return "-"
     mean = float(mean) + 0.0 if abs(mean) >= 0.5 * 10.0 ** -digits else 0.0  # no "-0.00"
     text = f"{mean:+.3f}" if sign else _fmt(mean, digits)
+    if half is not None and half == half and abs(half) < 1e-12:  # rounding, not a spread
+        half = 0.0
     if half == 0 and repeats is not None:
         return f"{text} (all equal)" if repeats > 1 else text
     return text if half is None or half != half else f"{text} ± {half:.2g}"
@@ -156,6 +158,8 @@ def _half(ci, mean):
 def _print_table(result):
     """The comparison table: one row per method (the columns of ``to_frame()``)."""
     df = result.to_frame()
+    if "failed" in df.columns:  # printed below, as "failed: why"
+        df = df[df["failed"].isna()].drop(columns="failed")
     headers = ["method", "n_sel", "range", "test (95% CI)", "vs all (95% CI)", "p_adj",
                "verdict", "stability", "gap", "seconds", "fits", "tuned"]
     rows = []
@@ -226,7 +230,8 @@ def common(f):
 @click.argument("data", required=False)
 @common
 @click.option("--methods", "-m", default=None,
-              help="Comma-separated methods (default: every registered method for the task): "
+              help="Comma-separated methods (default: the default set for the task, sized to the "
+                   "table; methods left out are named with the reason): "
                    "names, 'comparators' for all comparators, or module:Class import paths "
                    "of your own selectors.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,

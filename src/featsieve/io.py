@@ -56,7 +56,9 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     except pd.errors.EmptyDataError:
         raise ValueError(f"{p} is empty: no header and no rows.") from None
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{p} is not UTF-8 text ({exc.reason} at byte {exc.start}).") from None
+        raise ValueError(f"{p} is not UTF-8 text ({exc.reason} at byte {exc.start}); save it "
+                         "as UTF-8 (e.g. iconv -f latin1 -t utf-8 in.csv > out.csv, or "
+                         "pandas' to_csv) and try again.") from None
     except (EOFError, zlib.error, gzip.BadGzipFile):
         raise ValueError(f"{p} is a truncated or corrupt gzip file.") from None
     except (pd.errors.ParserError, OSError) as exc:
@@ -140,7 +142,12 @@ def load_data(source: str | None, target: str | None, drop=(), *, return_dropped
                              f"{near[0]!r}? (--target {shlex.quote(near[0])})")
         cols = ", ".join(repr(c) if c != c.strip() else c for c in names[:12])
         more = "" if df.shape[1] <= 12 else f", ... ({df.shape[1]} columns)"
-        raise ValueError(f"Target column {target!r} not found in {source}; columns: {cols}{more}.")
+        sep = next((c for c in ":;|\t," if df.shape[1] == 1 and str(target) in
+                    str(df.columns[0]).split(c)), None)
+        hint = (f" The header reads as one column: is {sep!r} the separator? Save the file "
+                "with commas, tabs, semicolons or pipes." if sep else "")
+        raise ValueError(f"Target column {target!r} not found in {source}; columns: "
+                         f"{cols}{more}.{hint}")
     if list(df.columns).count(target) > 1:
         raise ValueError(f"Target column {target!r} appears more than once in {source}.")
     if len(df) == 0:

@@ -23,6 +23,7 @@ from ._resources import (
     fit_seconds,
     model_kind,
     row_cap,
+    search_model_kind,
 )
 from ._utils import default_tree, scorer_for
 from .classic import EmbeddedSelector, ForwardSelector, RFECVSelector, RFESelector, UnivariateFilter
@@ -160,7 +161,8 @@ def _search_cost(cols):
     """Genetic / Pareto searches: ``max_evaluations`` model fits on the training rows with
     about ``cols(d)`` columns each, plus the mutual-information weights of the columns."""
     def cost(sel, n, d):
-        kind = model_kind(getattr(sel, "estimator", None))
+        kind = search_model_kind(getattr(sel, "estimator", None),
+                                 getattr(sel, "tree_kernel", "estimator"))
         if type(sel).__name__ == "FSSDS":
             kind = "elm"
         evals = int(getattr(sel, "max_evaluations", None) or _GA_EVALUATIONS)

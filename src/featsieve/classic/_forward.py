@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from .._base import BaseSelector
 from .._cart import PresortedCART, supports
 from .._importance import model_importances
-from .._resources import Cost, fit_seconds, model_kind
+from .._resources import Cost, fit_seconds, search_model_kind
 from .._utils import default_tree, scorer_for
 from ..models import fit_model
 from ..protocol import holdout_split
@@ -164,7 +164,10 @@ class ForwardSelector(BaseSelector):
         m = d if self.max_candidates is None else min(d, self.max_candidates)
         n_tr = n_samples * (1 - self.validation_fraction)
         n_va = n_samples - n_tr
-        kind = model_kind(self.estimator)
+        est = self.estimator
+        if est is None:  # the default: a depth-6 tree
+            est = default_tree("classification", max_depth=6)
+        kind = search_model_kind(est, self.tree_kernel)
         fits, secs = 0, 0.0
         if m < d:
             fits, secs = 1, fit_seconds(kind, n_tr, d)

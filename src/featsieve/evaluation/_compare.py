@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import inspect
 import re
-import shlex
 import time as _time
 import warnings
 from collections import Counter
@@ -40,7 +39,9 @@ from .._validation import (
     ConstantFeatureWarning,
     DuplicateFeatureWarning,
     FewerFeaturesWarning,
+    leak_note,
     validate_Xy,
+    warn_target_leaks,
 )
 from .._warnings import ProtocolWarning
 from ..models import Metric, fit_model, make_model, metric_value, resolve_metric
@@ -217,12 +218,17 @@ class ComparisonResult:
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per method: the columns of the printed table (``FRAME_COLUMNS``)."""
+        """One row per method: the columns of the printed table (``FRAME_COLUMNS``); a
+        method that failed has a row too, without numbers, its reason in ``failed``."""
         cols = list(FRAME_COLUMNS)
         from ._inflation import AUDIT_COLUMNS  # present after compare(..., audit=True)
 
         cols += [c for c in AUDIT_COLUMNS if any(c in r for r in self.rows)]
-        return pd.DataFrame([{c: r.get(c) for c in cols} for r in self.rows], columns=cols)
+        rows = [{c: r.get(c) for c in cols} for r in self.rows]
+        if self.failed:  # a method that raised: its row, no numbers, and why
+            cols.append("failed")
+            rows += [{"method": f["method"], "failed": f["failed"]} for f in self.failed]
+        return pd.DataFrame(rows, columns=cols)
 
     # ------------------------------------------------------------ verdict
     def _sign(self) -> int:
@@ -344,6 +350,21 @@ def _frame(X, names, rows):
     return X.iloc[rows] if hasattr(X, "iloc") else pd.DataFrame(X[rows], columns=names)
 
 
+def _all_numbers(table) -> bool:
+    """Whether every column of ``table`` is a finite number (what a scikit-learn selector
+    takes as it is)."""
+    if hasattr(table, "dtypes"):
+        if not all(pd.api.types.is_numeric_dtype(t) and not pd.api.types.is_bool_dtype(t)
+                   for t in table.dtypes):
+            return False
+        values = table.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        values = np.asarray(table)
+        if not np.issubdtype(values.dtype, np.number):
+            return False
+    return bool(np.isfinite(values).all())
+
+
 def _accepts(fn, name) -> bool:
     try:
         return name in inspect.signature(fn).parameters
@@ -351,11 +372,28 @@ def _accepts(fn, name) -> bool:
         return False
 
 
+def _numeric_view(encoded, names, rows_fit):
+    """The table for a selector that is not featsieve's (e.g. scikit-learn's
+    ``SelectKBest``): featsieve's encoding (text and categories as codes, dates as days),
+    missing cells filled with the column's median on the rows the selector fits on, the
+    original column names kept (so its support maps back column for column)."""
+    med = np.nanmedian(encoded[rows_fit], axis=0) if len(rows_fit) else np.zeros(
+        encoded.shape[1])
+    med = np.where(np.isnan(med), 0.0, med)
+    filled = np.where(np.isnan(encoded), med, encoded)
+    return pd.DataFrame(filled, columns=[str(n) for n in names])
+
+
 def _fit_selector(spec, selector, table, y, names, split, task, random_state, *, groups,
-                  ordered, columns):
+                  ordered, columns, encoded=None):
     """Fit one method on its part of a repeat: train (+ selection-val as ``X_val``) or train
-    and selection-val; grouped or time-ordered inner folds; the column kinds."""
+    and selection-val; grouped or time-ordered inner folds; the column kinds. A selector
+    that is not featsieve's reads :func:`_numeric_view` of ``encoded`` when the table holds
+    anything but finite numbers."""
     rows_fit = split.train if spec.uses_selection_val else split.fit
+    foreign = not (isinstance(selector, BaseSelector) or _accepts(selector.fit, "columns"))
+    if foreign and encoded is not None and not _all_numbers(table):
+        table = _numeric_view(encoded, names, rows_fit)
     fit_params = {}
     if groups is not None or ordered:
         params = selector.get_params(deep=False)
@@ -514,7 +552,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
         if shared:
             selector.set_params(estimator=refits.full_model(), prefit=True)
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
-                      groups=groups, ordered=ordered, columns=columns)
+                      groups=groups, ordered=ordered, columns=columns, encoded=X)
         never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
         if hasattr(selector, "constant_features_"):
             never |= np.asarray(selector.constant_features_, bool)
@@ -951,24 +989,6 @@ def _add_audit(result, data, audit, *, estimator, specs, n_jobs, progress, struc
                       **(audit if isinstance(audit, dict) else {}))
 
 
-def _warn_target_copies(data, names) -> None:
-    """One :class:`TargetLeakWarning` naming the columns that give the target exactly."""
-    from .._validation import TargetLeakWarning, target_copies
-
-    skip = data.constant.copy()
-    if data.columns is not None:
-        skip |= data.columns.left_out
-    leaks = [str(names[j]) for j in target_copies(data.X, np.asarray(data.y), data.task, skip)]
-    if leaks:
-        cols = ", ".join(repr(c) for c in leaks)
-        warnings.warn(
-            f"Column{'s' if len(leaks) > 1 else ''} {cols} give{'' if len(leaks) > 1 else 's'} "
-            "the target exactly on every row: a copy or a consequence of the target? Every "
-            "method will keep it; if it is not known when you predict, leave it out "
-            f"(--drop {shlex.quote(leaks[0])} in the CLI, or drop the column).", TargetLeakWarning,
-            stacklevel=3)
-
-
 def _data_notes(data, n_rows: int, names) -> list:
     """Notes on the table itself: rows whose target is missing (left out) and columns
     constant on every row (left out of the column count, ``all`` and every selection)."""
@@ -1159,13 +1179,15 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                        categorical=categorical, numeric=numeric)
     task = data.task
     raw_y = y
-    _warn_target_copies(data, names)
+    leaks = warn_target_leaks(data, names, stacklevel=2)
     Xv, yv, table, groups_v, time_v = _rows_in_order(data, groups_v, groups_name, time_v)
     metric = resolve_metric(scoring, task, yv)
     specs, left_out = _specs_for(methods, task, Xv.shape, estimator=estimator, data=data,
                                  n_repeats=len(seeds) if seeds is not None else n_repeats or
                                  default_repeats(len(yv))[0])
     notes = _data_notes(data, np.shape(raw_y)[0], names) + left_out  # also warned (stderr)
+    if leaks:
+        notes.insert(0, leak_note(leaks))
     constant = data.constant & ~data.columns.left_out
     if methods is None:
         extra = [m for m in registered_methods(task) if not get_method(m).in_default]
@@ -1229,6 +1251,9 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
                      f"on every row; not counted as features): {', '.join(ids)}")
     notes.extend(f"{x['method']}: {x['strategy']}" for x in first["rows"] if x.get("strategy"))
     rows, failed = _collect(reps, methods, names, task, metric, notes)
+    if failed:
+        warnings.warn(f"{len(failed)} method(s) failed (their rows say why): " + "; ".join(
+            f"{f['method']}: {f['failed']}" for f in failed), ProtocolWarning, stacklevel=2)
     _verdicts(rows, metric.greater_is_better)
     notes.extend(_equal_diff_notes(rows))
     notes.extend(_k_top_notes(rows, Xv.shape[1] - len(ids) - len(consts)))

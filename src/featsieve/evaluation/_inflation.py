@@ -38,7 +38,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils import check_random_state
 
 from .._utils import scorer_for
-from .._validation import validate_Xy
+from .._validation import leak_note, validate_Xy, warn_target_leaks
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
 from ..progress import track
 from ._refit import final_model, refit_scores
@@ -533,6 +533,9 @@ class InflationResult:
         Cross-validation of the model on the columns selected once from every
         row (selection outside the folds: the optimistic reading).
     random_state : int or None
+    target_leaks : list of str
+        Columns that give the target exactly (:func:`featsieve._validation.warn_target_leaks`);
+        the verdict opens with them.
     """
 
     name: str
@@ -547,6 +550,7 @@ class InflationResult:
     nested: dict | None = None
     naive: dict | None = None
     random_state: int | None = None
+    target_leaks: list = field(default_factory=list)
 
     def estimates(self) -> pd.DataFrame:
         """The numbers a user could quote, one row each, with what they are.
@@ -589,6 +593,7 @@ class InflationResult:
             "noise_note": self.noise_note,
             "nested_cv": self.nested,
             "naive_cv": self.naive,
+            "target_leaks": list(self.target_leaks),
             "verdict": self.verdict(),
         }
 
@@ -632,6 +637,9 @@ class InflationResult:
                 t += (f"; selecting once on all rows and then cross-validating reads "
                       f"{self.naive['mean']:.4g}")
             parts.append(t + ".")
+        if self.target_leaks:
+            parts.insert(0, leak_note(self.target_leaks)[:1].upper()
+                         + leak_note(self.target_leaks)[1:] + ".")
         text = " ".join(parts)
         return text[:1].upper() + text[1:]
 
@@ -826,6 +834,7 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
     names = [str(c) for c in X.columns] if hasattr(X, "columns") else None
     data = validate_Xy(X, y, task=task, min_samples=10, min_per_class=2)
     task, Xa, ya = data.task, data.X, data.y
+    leaks = warn_target_leaks(data, names or [str(c) for c in data.feature_names], stacklevel=2)
     n, d = Xa.shape
     frame = pd.DataFrame(Xa, columns=names or [str(c) for c in data.feature_names])
     rng = check_random_state(random_state)
@@ -846,6 +855,7 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
         n_samples=n, n_features=d,
         split={"train": int(len(train)), "val": int(len(val)), "test": int(len(test))},
         own=own, random_state=random_state if isinstance(random_state, int) else None,
+        target_leaks=leaks,
     )
     if cfg.noise_features and int(cfg.noise_features) > 0:
         pool, result.noise_note = cfg.noise_pool(own["model_fits"], d)
