@@ -49,6 +49,7 @@ def test_compare_and_audit_carry_the_leak_in_their_notes_and_verdict():
     assert aud.target_leaks == ["alive"]
     assert aud.verdict().startswith("Target leak? 'alive' gives the target exactly")
     assert aud.to_dict()["target_leaks"] == ["alive"]
+    assert res.verdict().startswith("Target leak? 'alive'")
 
 
 def test_a_scikit_learn_selector_reads_featsieves_encoding_of_a_table_with_text():

@@ -278,7 +278,15 @@ class ComparisonResult:
           all features: ..." when some are.
         - Then the rows whose model
           predicted a constant, and the most optimistic selection number.
+
+        A column that gives the target exactly (the notes' "target leak?")
+        opens the verdict: every number after it can read the target.
         """
+        body = self._verdict_body()
+        leak = next((n for n in self.notes if n.startswith("target leak?")), None)
+        return body if leak is None else f"{leak[:1].upper()}{leak[1:]}. {body}"
+
+    def _verdict_body(self) -> str:
         base = self._base()
         r = self.n_repeats
         how = (f"{self.metric} over {r} repeat{'s' if r > 1 else ''}"
