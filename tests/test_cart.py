@@ -86,7 +86,7 @@ def test_searches_grow_the_same_fronts_with_either_kernel_when_splits_never_tie(
     tree = DecisionTreeClassifier(min_samples_leaf=30, random_state=0)
     kw = {"n_generations": 4, "random_state": 0}
     fast = cls(tree, **kw).fit(X, y)
-    slow = cls(tree, tree_kernel="estimator", **kw).fit(X, y)
+    slow = cls(tree, tree_kernel=False, **kw).fit(X, y)
     assert (fast.tree_kernel_, slow.tree_kernel_) == ("presorted", "estimator")
     assert fast.pareto_front_[["size", "score", "bits"]].equals(
         slow.pareto_front_[["size", "score", "bits"]])
@@ -111,11 +111,11 @@ def test_forward_selection_adds_the_same_columns_with_either_kernel():
     # shallow: no two splits tie, so both kernels grow the same trees
     tree = DecisionTreeClassifier(max_depth=2, random_state=0)
     runs = {k: ForwardSelector(tree, max_rounds=4, tol=None, tree_kernel=k, n_jobs=2,
-                               random_state=0).fit(X, y) for k in ("auto", "estimator")}
-    assert runs["auto"].tree_kernel_ == "presorted"
-    assert runs["estimator"].tree_kernel_ == "estimator"
-    for a, b in zip(runs["auto"].history_, runs["estimator"].history_, strict=True):
+                               random_state=0).fit(X, y) for k in (True, False)}
+    assert runs[True].tree_kernel_ == "presorted"
+    assert runs[False].tree_kernel_ == "estimator"
+    for a, b in zip(runs[True].history_, runs[False].history_, strict=True):
         assert a["added"] == b["added"]
         assert a["score"] == pytest.approx(b["score"], abs=1e-12)
     # the informative columns 0 and 2 come first
-    assert {h["added"] for h in runs["auto"].history_[:2]} == {"x0", "x2"}
+    assert {h["added"] for h in runs[True].history_[:2]} == {"x0", "x2"}

@@ -277,7 +277,7 @@ def test_front_scores_are_selection_val_scores_of_a_refit(five_of_sixty):
     X, y = five_of_sixty
     Xt, yt, Xv, yv = X[:400], y[:400], X[400:], y[400:]
     tree = DecisionTreeClassifier(random_state=0)
-    sel = FASTENER(tree, n_generations=6, random_state=0, tree_kernel="estimator").fit(
+    sel = FASTENER(tree, n_generations=6, random_state=0, tree_kernel=False).fit(
         Xt, yt, X_val=Xv, y_val=yv)
     assert sel.tree_kernel_ == "estimator"
     for _, row in sel.pareto_front_.iterrows():

@@ -208,11 +208,11 @@ def model_kind(estimator) -> str:
     return "lightgbm"
 
 
-def search_model_kind(estimator, tree_kernel: str = "auto") -> str:
+def search_model_kind(estimator, tree_kernel: bool = True) -> str:
     """:func:`model_kind` of a search's evaluations: ``"tree-presorted"`` when its trees are
-    grown by the presorted CART kernel (``tree_kernel="auto"`` and the default tree or a
+    grown by the presorted CART kernel (``tree_kernel=True`` and the default tree or a
     plain Gini ``DecisionTreeClassifier``)."""
-    if tree_kernel == "auto":
+    if tree_kernel:
         if estimator is None:
             return "tree-presorted"
         from ._cart import supports

@@ -162,7 +162,7 @@ def _search_cost(cols):
     about ``cols(d)`` columns each, plus the mutual-information weights of the columns."""
     def cost(sel, n, d):
         kind = search_model_kind(getattr(sel, "estimator", None),
-                                 getattr(sel, "tree_kernel", "estimator"))
+                                 getattr(sel, "tree_kernel", False))
         if type(sel).__name__ == "FSSDS":
             kind = "elm"
         evals = int(getattr(sel, "max_evaluations", None) or _GA_EVALUATIONS)

@@ -43,7 +43,7 @@ def _grow_score(cart, X_va, y_va, chosen, cands, scorer):
 def _presorted(est, tree_kernel, clf, categorical, X_tr, y_tr, X_va):
     """The presorted CART kernel bound to the training rows, or None when the model or
     the data is not the plain Gini tree on finite numbers it grows."""
-    if not (tree_kernel == "auto" and clf and supports(est)):
+    if not (tree_kernel and clf and supports(est)):
         return None
     if categorical is not None and np.any(categorical):
         return None
@@ -92,15 +92,16 @@ class ForwardSelector(BaseSelector):
         Seeds the internal split.
     n_jobs : int or None, default=None
         Parallel candidate fits.
-    tree_kernel : {"auto", "estimator"}, default="auto"
-        ``"auto"``: when the model is a plain Gini ``DecisionTreeClassifier``
+    tree_kernel : bool, default=True
+        True: when the model is a plain Gini ``DecisionTreeClassifier``
         (the default for classes) and the table is numeric with no missing
         value, candidates' trees are grown by featsieve's presorted CART kernel
         (``featsieve._cart``: the training columns argsorted once, candidates
         in threads); the trees are scikit-learn's except where two splits
         improve the Gini impurity exactly equally (the first in column order is
         taken; scikit-learn draws a column order from its ``random_state``).
-        ``"estimator"``: every candidate clones and fits the estimator.
+        False: every candidate clones and fits the estimator (as GBMO's
+        ``tree_kernel``, the switch of featsieve's own tree code).
 
     Attributes
     ----------
@@ -137,13 +138,13 @@ class ForwardSelector(BaseSelector):
         "task": [StrOptions({"auto", "classification", "regression"})],
         "random_state": ["random_state"],
         "n_jobs": [numbers.Integral, None],
-        "tree_kernel": [StrOptions({"auto", "estimator"})],
+        "tree_kernel": ["boolean"],
     }
     _min_samples = 4
 
     def __init__(self, estimator=None, *, max_rounds=8, scoring=None, validation_fraction=0.4,
                  tol=0.0, max_candidates=None, task="auto", random_state=None, n_jobs=None,
-                 tree_kernel="auto"):
+                 tree_kernel=True):
         self.estimator = estimator
         self.tree_kernel = tree_kernel
         self.max_rounds = max_rounds

@@ -130,12 +130,12 @@ class SubsetEvaluator:
     metric : callable
         ``metric(y_true, y_pred) -> float``, higher is better.
     task : {"classification", "regression"}
-    tree_kernel : {"auto", "estimator"}, default="auto"
-        ``"auto"``: when the model is a plain Gini ``DecisionTreeClassifier``
+    tree_kernel : bool, default=True
+        True: when the model is a plain Gini ``DecisionTreeClassifier``
         (:func:`featsieve._cart.supports`) and neither part has a missing
         value, trees are grown by :class:`featsieve._cart.PresortedCART`
         on the training columns sorted once here (the same tree but for ties
-        between equally good splits); ``"estimator"``: the model is cloned and
+        between equally good splits); False: the model is cloned and
         fitted for every evaluation.
 
     Attributes
@@ -153,7 +153,7 @@ class SubsetEvaluator:
     """
 
     def __init__(self, estimator, X_train, y_train, X_val, y_val, metric, task,
-                 tree_kernel="auto"):
+                 tree_kernel=True):
         dtype = evaluation_dtype(estimator)
         self.estimator = estimator
         self.X_train = np.asfortranarray(X_train, dtype=dtype)
@@ -169,7 +169,7 @@ class SubsetEvaluator:
         else:
             self._constant = float(np.mean(self.y_train))
         self._cart = None
-        if (tree_kernel == "auto" and task == "classification" and supports(estimator)
+        if (tree_kernel and task == "classification" and supports(estimator)
                 and np.isfinite(self.X_train).all() and np.isfinite(self.X_val).all()):
             self._cart = PresortedCART(self.X_train, self.y_train, estimator)
         self.tree_kernel_ = "presorted" if self._cart is not None else "estimator"

@@ -48,7 +48,7 @@ _SEARCH_CONSTRAINTS = {
     "progress": ["boolean"],
     "max_samples": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"}),
                     None],
-    "tree_kernel": [StrOptions({"auto", "estimator"})],
+    "tree_kernel": ["boolean"],
 }
 
 _ZERO_IS_WORST = ("f1", "f1_macro", "f1_weighted", "accuracy")
@@ -160,7 +160,7 @@ class _GeneticSearch(BaseSelector):
         self.strategy_ = "; ".join(caps)
         self.n_samples_used_ = int(len(y_tr))
         evaluator = SubsetEvaluator(est, X_tr, y_tr, X_va, y_va, metric, self.task_,
-                                    tree_kernel=getattr(self, "tree_kernel", "auto"))
+                                    tree_kernel=getattr(self, "tree_kernel", True))
         self.tree_kernel_ = evaluator.tree_kernel_
         # opt(k) of the AUF below the front's smallest item (§5.1 leaves it open): 0, the
         # worst F1 or accuracy, as the seed's figures read; for other scores the score of no
@@ -390,8 +390,8 @@ _COMMON_DOC = """
         fit on at most that many rows whatever the table's height; stated in
         a ``ScalableFormWarning`` and ``strategy_`` (``n_samples_used_``: the
         training rows used). ``featsieve compare`` uses ``"auto"``.
-    tree_kernel : {"auto", "estimator"}, default="auto"
-        ``"auto"``: a plain Gini ``DecisionTreeClassifier`` (the default model
+    tree_kernel : bool, default=True
+        True: a plain Gini ``DecisionTreeClassifier`` (the default model
         for classes) is grown by featsieve's presorted CART kernel
         (``featsieve._cart``): the training columns are argsorted once per
         fit, and every evaluation grows scikit-learn's tree from those orders
@@ -399,7 +399,7 @@ _COMMON_DOC = """
         splits improve the Gini impurity exactly equally (the first in the
         item's column order is taken, where scikit-learn draws a column order
         from its ``random_state``). Other models, regression and tables with
-        missing values fit the estimator. ``"estimator"``: always clone and
+        missing values fit the estimator. False: always clone and
         fit the estimator. ``tree_kernel_`` says which ran.
 """
 
@@ -604,7 +604,7 @@ class FASTENER(_GeneticSearch):
                  max_bucket_size=2, carry_front=False, reset_to_front=5, purge_front=5,
                  gene_purge=None, scoring="auto", max_evaluations=None, select="plateau", tol=0.01,
                  auf_max_features=20, validation_fraction=0.2, task="auto", random_state=None,
-                 n_jobs=None, progress=False, max_samples=None, tree_kernel="auto"):
+                 n_jobs=None, progress=False, max_samples=None, tree_kernel=True):
         self.max_samples = max_samples
         self.tree_kernel = tree_kernel
         self.estimator = estimator
@@ -757,7 +757,7 @@ class POSS(_GeneticSearch):
                  initial="empty", max_size=None, scoring="auto", max_evaluations=None,
                  select="plateau", tol=0.01, auf_max_features=20, validation_fraction=0.2,
                  task="auto", random_state=None, n_jobs=None, progress=False,
-                 max_samples=None, tree_kernel="auto"):
+                 max_samples=None, tree_kernel=True):
         self.max_samples = max_samples
         self.tree_kernel = tree_kernel
         self.estimator = estimator
