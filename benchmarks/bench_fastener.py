@@ -37,6 +37,16 @@ eo-ref
     240,000 rows, which alone takes minutes). Prints each side's wall time,
     the ratio, evaluations and AUF on selection-val.
 
+kernel
+    The tree every EO evaluation grows, two ways on the same fit part of the
+    EO-sized table (half its rows): featsieve's presorted CART kernel
+    (``featsieve._cart.PresortedCART``, what FASTENER, POSS and DT-forward use
+    for a plain Gini tree; the one-off argsort of the columns timed apart) and
+    scikit-learn's ``DecisionTreeClassifier``, at item sizes 1, 5, 20 and 60
+    columns. Prints each fit's seconds, the ratio, node counts and the share
+    of selection-val rows on which the two trees predict the same class (they
+    differ only where two splits tie exactly).
+
 eo-estimate
     Before the EO run: times the tree at a few item sizes on the full-size
     parts and projects the wall time of the budget from the item sizes of the
@@ -46,6 +56,7 @@ eo-estimate
 Usage::
 
     python benchmarks/bench_fastener.py --part ref --seeds 0 1 2 3 4 5 6 7 8 9
+    python benchmarks/bench_fastener.py --part kernel         # ~ 4 minutes
     python benchmarks/bench_fastener.py --part eo-estimate    # ~ 3 minutes
     python benchmarks/bench_fastener.py --part eo             # the full EO run
     python benchmarks/bench_fastener.py --part eo-ref --ref-evals 200   # vs fastener 1.0.4
@@ -437,9 +448,41 @@ def run_eo_ref(rows, budget, seed):
     return {"ours": t_ours, "ref": t_ref}
 
 
+# ------------------------------------------------------------------ kernel part
+def run_kernel(rows, seed, sizes=(1, 5, 20, 60)):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from featsieve._cart import PresortedCART
+    from featsieve.datasets._eo import make_eo_synthetic
+
+    X, y, _ = make_eo_synthetic(n_samples=rows, random_state=seed)
+    half = rows // 2
+    X_fit, y_fit = np.asfortranarray(X[:half]), y[:half]
+    X_val = X[half:]
+    t0 = time.perf_counter()
+    cart = PresortedCART(X_fit, y_fit, DecisionTreeClassifier())
+    t_bind = time.perf_counter() - t0
+    cart.fit([0])  # the numba compile (cached on disk after the first run)
+    print(f"fit part {half:,} x {X.shape[1]}, {len(np.unique(y))} classes; columns argsorted "
+          f"once in {t_bind:.1f} s")
+    print("columns  ours s  sklearn s  sklearn/ours  nodes ours/sklearn  same prediction")
+    rng = np.random.default_rng(seed)
+    for m in sizes:
+        cols = np.sort(rng.choice(X.shape[1], m, replace=False))
+        t0 = time.perf_counter()
+        tree = cart.fit(cols)
+        t1 = time.perf_counter()
+        sk = DecisionTreeClassifier(random_state=0).fit(X_fit[:, cols], y_fit)
+        t2 = time.perf_counter()
+        same = float(np.mean(tree.predict(X_val[:, cols]) == sk.predict(X_val[:, cols])))
+        print(f"{m:7d}  {t1 - t0:6.2f}  {t2 - t1:9.2f}  {(t2 - t1) / (t1 - t0):12.1f}  "
+              f"{tree.node_count:>8,}/{sk.tree_.node_count:<8,}  {same:.3f}", flush=True)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--part", choices=["eo", "eo-estimate", "eo-ref", "ref", "ref-search", "all"],
+    p.add_argument("--part", choices=["eo", "eo-estimate", "eo-ref", "kernel", "ref",
+                                      "ref-search", "all"],
                    default="all")
     p.add_argument("--rows", type=int, default=480_000)
     p.add_argument("--evals", type=int, default=1000)
@@ -465,6 +508,8 @@ def main(argv=None):
     if args.part == "eo-ref":
         logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
         run_eo_ref(args.rows, args.ref_evals, args.seeds[0])
+    if args.part == "kernel":
+        run_kernel(args.rows, args.seeds[0])
     if args.part == "eo-estimate":
         logging.getLogger("featsieve.genetic").setLevel(logging.WARNING)
         estimate_eo(args.rows, args.evals, args.n_jobs, args.max_depth, args.min_samples_leaf,
