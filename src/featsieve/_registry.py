@@ -613,6 +613,10 @@ def make_selector(method, *, task: str, estimator=None, n_features_to_select=Non
 def build_selector(spec: MethodSpec, *, task: str, estimator=None, n_features_to_select=None,
                    random_state=None, n_jobs=None):
     """Build the selector of a resolved :class:`MethodSpec` (see :func:`make_selector`)."""
+    if task not in ("classification", "regression"):
+        raise ValueError(f"task={task!r}: a selector is built for task='classification' or "
+                         "'regression' (its parameters depend on it); compare and the CLI's "
+                         "--task auto read the task from the target.")
     if task not in spec.tasks:
         raise ValueError(f"Method {spec.name!r} does not support {task}; it supports "
                          f"{' and '.join(spec.tasks)}.")
