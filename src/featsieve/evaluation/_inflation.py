@@ -638,10 +638,8 @@ class InflationResult:
                       f"{self.naive['mean']:.4g}")
             parts.append(t + ".")
         if self.target_leaks:
-            parts.insert(0, leak_note(self.target_leaks)[:1].upper()
-                         + leak_note(self.target_leaks)[1:] + ".")
-        text = " ".join(parts)
-        return text[:1].upper() + text[1:]
+            parts.insert(0, leak_note(self.target_leaks) + ".")
+        return " ".join(p[:1].upper() + p[1:] for p in parts)
 
 
 # ------------------------------------------------------------------ config
