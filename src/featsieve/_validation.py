@@ -1165,9 +1165,10 @@ def target_copies(X: np.ndarray, y: np.ndarray, task: str, skip=None) -> list[in
     return out
 
 
-def _copy_candidates(X, y, task, skip, chunk_bytes: int = 64 * 2**20) -> np.ndarray:
+def _copy_candidates(X, y, task, skip, chunk_bytes: int = 2**18) -> np.ndarray:
     """The columns :func:`target_copies` must look at one by one (a vectorized
-    pre-filter, in column chunks of about ``chunk_bytes``): for classes, those with
+    pre-filter, in column chunks of about ``chunk_bytes``, at least one column: every
+    selector's fit runs it, so its working memory stays a few columns): for classes, those with
     2 to max(2, n/10) distinct values; for a regression target, complete columns
     whose |correlation| with it reaches 0.9999 and every column with a missing value."""
     n, d = X.shape

@@ -39,6 +39,7 @@ from .._validation import (
     ConstantFeatureWarning,
     DuplicateFeatureWarning,
     FewerFeaturesWarning,
+    TargetLeakWarning,
     leak_note,
     validate_Xy,
     warn_target_leaks,
@@ -416,6 +417,8 @@ def _fit_selector(spec, selector, table, y, names, split, task, random_state, *,
                                 or _accepts(selector.fit, "columns")):
         fit_params["columns"] = columns  # the kinds, read once for the whole table
     with warnings.catch_warnings():
+        # compare named a column that gives the target once, for the whole table
+        warnings.simplefilter("ignore", TargetLeakWarning)
         if spec.path_params:  # a path fit asks for more than the tuned cut will keep
             warnings.simplefilter("ignore", FewerFeaturesWarning)
         if spec.uses_selection_val:
