@@ -248,7 +248,7 @@ class BaseSelector(SelectorMixin, BaseEstimator):
             )
         tags = self.__sklearn_tags__()
         self._column_labels = None
-        check_unique_columns(to_pandas(X))
+        check_unique_columns(X)
         try:
             _check_feature_names(self, X, reset=True)
         except TypeError:  # mixed label types: sklearn keeps no names, we keep the labels

@@ -78,7 +78,8 @@ def _column_names(X, n_features: int) -> list:
 
 
 def check_unique_columns(X) -> None:
-    """Raise one ``ValueError`` naming the repeated column names of a pandas table.
+    """Raise one ``ValueError`` naming the repeated column names of a table (pandas, or any
+    dataframe with a ``columns`` list), without converting it.
 
     Examples
     --------
@@ -89,8 +90,18 @@ def check_unique_columns(X) -> None:
     ValueError: X has duplicate column names: 'a'; rename them so every column is unique (for example a, a.1).
     """
     cols = getattr(X, "columns", None)
-    if isinstance(cols, pd.Index) and cols.has_duplicates:
-        dupes = list(dict.fromkeys(cols[cols.duplicated()]))
+    if cols is None or isinstance(cols, str):
+        return
+    try:
+        names = list(cols)  # pandas' Index, polars' and pyarrow's lists of names
+    except TypeError:
+        return
+    if len(set(map(repr, names))) < len(names):
+        seen, dupes = set(), []
+        for c in names:
+            if repr(c) in seen and c not in dupes:
+                dupes.append(c)
+            seen.add(repr(c))
         raise ValueError(
             f"X has duplicate column names: {', '.join(map(repr, dupes))}; rename them so "
             f"every column is unique (for example {dupes[0]}, {dupes[0]}.1).")
