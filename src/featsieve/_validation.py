@@ -725,18 +725,15 @@ def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bo
                     for j in np.flatnonzero((np.abs(arr[:, b]) > MAX_ABS_VALUE).any(axis=0))
                     + b.start]
             inf = [j for j in huge if np.isinf(arr[:, j]).any()]
-            if inf:
-                cols = [names[i] for i in inf] if names else [f"x{i}" for i in inf]
-                raise ValueError(
-                    f"Columns {_names_str(cols)} hold infinite values (inf or -inf). Replace "
-                    "them with NaN, which featsieve reads as missing (e.g. "
-                    "X.replace([np.inf, -np.inf], np.nan)), or with a finite number.")
-            if huge:
-                cols = [names[i] for i in huge] if names else [f"x{i}" for i in huge]
-                raise ValueError(
-                    f"Columns {_names_str(cols)} have values beyond ±1e38, outside the float32 "
-                    "range that tree models compute in. Rescale them (e.g. divide by a power "
-                    "of ten, or take a log).")
+            bad = inf or huge
+            if bad:
+                cols = [names[i] for i in bad] if names else [f"x{i}" for i in bad]
+                raise ValueError(f"Columns {_names_str(cols)} " + (
+                    "hold infinite values (inf or -inf). Replace them with NaN, which featsieve "
+                    "reads as missing (e.g. X.replace([np.inf, -np.inf], np.nan)), or with a "
+                    "finite number." if inf else
+                    "have values beyond ±1e38, outside the float32 range that tree models "
+                    "compute in. Rescale them (e.g. divide by a power of ten, or take a log)."))
     return check_array(
         values,
         accept_sparse=["csr", "csc"] if accept_sparse else False,
