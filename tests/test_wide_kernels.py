@@ -1,8 +1,8 @@
 """Kernels that make wide tables fast give the reference libraries' numbers.
 
 ``mutual_info_scores`` on few rows (all columns at once) equals scikit-learn's
-``mutual_info_classif``; ``relieff_scores`` on two classes and continuous
-columns equals skrebate's ``ReliefF``.
+``mutual_info_classif``; ``relieff_scores`` on classes (binary, multiclass; continuous, categorical and
+mixed columns) equals skrebate's ``ReliefF``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import pytest
 from sklearn.feature_selection import mutual_info_classif
 
 from featsieve.scores import mutual_info_scores, relieff_scores
-from featsieve.scores._baselines import _binary_continuous
 from featsieve.scores._univariate import _mi_classif_block, _tree_path
 
 
@@ -42,29 +41,57 @@ def test_block_mi_is_not_used_where_scikit_learn_takes_its_brute_force_path():
                                   mutual_info_classif(X, y, random_state=0))
 
 
-@pytest.mark.parametrize("n, d, k, seed", [(96, 200, 95, 0), (60, 40, 10, 1), (150, 30, 100, 2)])
-def test_relieff_equals_skrebate_on_two_classes(n, d, k, seed):
-    skrebate = pytest.importorskip("skrebate")
+def _relieff_table(n, d, kind, classes, seed):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
-    y = np.where(X[:, 0] + X[:, 1] + rng.normal(size=n) > 0.4, "yes", "no")
-    assert _binary_continuous(X, y)
-    ref = skrebate.ReliefF(n_features_to_select=5, n_neighbors=k).fit(X.copy(), y)
-    ours = relieff_scores(X, y, n_neighbors=k)
+    if kind in ("categorical", "mixed"):
+        cols = slice(None) if kind == "categorical" else slice(0, d, 2)
+        X[:, cols] = np.round(X[:, cols]).clip(-2, 2)  # at most 5 values: categorical
+    X[:, -1] = 0.5  # constant
+    score = 2 * (X[:, 0] + X[:, 1]) + 0.5 * rng.normal(size=n)
+    cuts = np.quantile(score, np.linspace(0, 1, classes + 1)[1:-1])
+    y = np.array([f"c{v}" for v in np.searchsorted(cuts, score)])
+    return X, y
+
+
+@pytest.mark.parametrize("n, d, k, kind, classes, seed", [
+    (96, 200, 95, "continuous", 2, 0), (60, 40, 10, "continuous", 2, 1),
+    (150, 30, 100, "continuous", 2, 2), (120, 25, 10, "categorical", 2, 3),
+    (120, 25, 10, "mixed", 2, 4), (150, 20, 12, "continuous", 4, 5),
+    (150, 20, 30, "mixed", 5, 6), (160, 15, 8, "categorical", 3, 7),
+    (200, 12, 5, "mixed", 13, 8)])
+def test_relieff_equals_skrebate(n, d, k, kind, classes, seed):
+    skrebate = pytest.importorskip("skrebate")
+    X, y = _relieff_table(n, d, kind, classes, seed)
+    ref = skrebate.ReliefF(n_features_to_select=5, n_neighbors=k)
+    codes = y
+    if classes > 10:  # skrebate calls more than 10 labels numbers unless told (and takes
+        ref.set_params(label_type="multiclass")  # their std: codes, not strings)
+        codes = np.unique(y, return_inverse=True)[1]
+    ref.fit(X.copy(), codes)
+    before = X.copy()
+    ours = relieff_scores(X, y, n_neighbors=k, task="classification")
+    np.testing.assert_array_equal(X, before)
     np.testing.assert_allclose(ours, ref.feature_importances_, rtol=0, atol=1e-12)
     assert set(np.argsort(-ours)[:2]) == {0, 1}  # the informative columns lead
 
 
-def test_relieff_leaves_other_inputs_to_skrebate():
+def test_relieff_leaves_missing_values_and_numbers_to_skrebate(monkeypatch):
+    from featsieve.scores import _baselines
+
+    calls = []
+    monkeypatch.setattr(_baselines, "_relieff_classes",
+                        lambda *a: calls.append(a) or np.zeros(a[0].shape[1]))
     rng = np.random.default_rng(0)
     X = rng.normal(size=(50, 5))
-    assert not _binary_continuous(X, rng.integers(0, 3, 50))  # three classes
-    Xc = X.copy()
-    Xc[:, 2] = rng.integers(0, 3, 50)  # a column skrebate calls categorical
-    assert not _binary_continuous(Xc, rng.integers(0, 2, 50))
+    relieff_scores(X, rng.integers(0, 3, 50), n_neighbors=5)
+    assert len(calls) == 1  # three classes: ours
     Xn = X.copy()
     Xn[3, 1] = np.nan
-    assert not _binary_continuous(Xn, rng.integers(0, 2, 50))
+    out = relieff_scores(Xn, rng.integers(0, 2, 50), n_neighbors=5)  # skrebate
+    assert len(calls) == 1 and out.shape == (5,) and np.isfinite(out).all()
+    relieff_scores(X, rng.normal(size=50), n_neighbors=5, task="regression")  # skrebate
+    assert len(calls) == 1
 
 
 def _target_copies_one_by_one(X, y, task, skip=None):

@@ -79,9 +79,9 @@ def _kbest(*, task, **_):
     return {"score_func": partial(anova_f_scores, task=task)}
 
 
-def _relieff(*, random_state, **_):
+def _relieff(*, task, random_state, **_):
     return {"score_func": partial(relieff_scores, n_neighbors=100, max_samples=2000,
-                                  random_state=random_state)}
+                                  random_state=random_state, task=task)}
 
 
 def _ga_scoring(*, task, **_):
@@ -135,7 +135,7 @@ def _filter_cost(sel, n, d):
     if name == "mi":
         flops = 300.0 * n * max(1.0, float(np.log2(max(n, 2)))) * d
     elif "relieff" in name:
-        flops = 3.0 * min(n, 2000) * n * d
+        flops = 10.0 * min(n, 2000) * n * d
     else:
         flops = 20.0 * n * d
     return Cost(memory_bytes=16 * n * d, flops=flops)

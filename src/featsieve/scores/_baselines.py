@@ -42,8 +42,8 @@ def anova_f_scores(X, y, *, task: str = "classification") -> np.ndarray:
 
 
 def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = None,
-                   random_state=None, n_jobs: int = 1) -> np.ndarray:
-    """ReliefF feature weights from ``skrebate`` (the maintained implementation).
+                   random_state=None, n_jobs: int = 1, task: str | None = None) -> np.ndarray:
+    """ReliefF feature weights as ``skrebate`` computes them (the maintained implementation).
 
     Seed 001 §5.2 compares FASTENER with ReliefF on EO data, run on 20 % of the
     training rows because ReliefF is quadratic in the rows; ``max_samples``
@@ -53,7 +53,7 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
-        Classes or numbers (skrebate decides from the number of distinct values).
+        Classes or numbers.
     n_neighbors : int, default=100
         skrebate's default; capped at ``n_rows - 1``.
     max_samples : int or None, default=None
@@ -61,6 +61,13 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
     random_state : int, RandomState or None, default=None
         For the row subset.
     n_jobs : int, default=1
+        skrebate's workers (the inputs it scores itself, see Notes).
+    task : {"classification", "regression"} or None, default=None
+        ``"classification"``: the target's values are classes however many there
+        are (Kononenko's multiclass ReliefF; skrebate's ``label_type="multiclass"``
+        above two); ``"regression"``: numbers (skrebate's continuous endpoint);
+        None: skrebate's own rule (2 values: binary, 3 to 10: multiclass, more:
+        continuous).
 
     Returns
     -------
@@ -70,25 +77,24 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
     Raises
     ------
     ImportError
-        skrebate is not installed (``pip install skrebate``).
+        skrebate is not installed (``pip install skrebate``) and the input is one
+        featsieve leaves to it.
 
     Notes
     -----
-    Time O(n^2 d) for n rows, d columns. On its most common input (two classes,
-    no missing value, every column with more than 10 distinct values: skrebate's
-    "continuous" data) the same scores come from featsieve's vectorized
-    implementation of skrebate's steps (:func:`_relieff_binary_continuous`;
-    equal to skrebate to 1e-9, ``tests/test_id_missing_mi.py``): skrebate
-    scores one column at a time in Python, which on a wide table (10^5 columns)
-    takes minutes. Every other input goes to skrebate.
+    Time O(n^2 d) for n rows, d columns. For classes (binary or multiclass) and
+    no missing value the same scores come from featsieve's vectorized
+    implementation of skrebate's steps (:func:`_relieff_classes`; equal to
+    skrebate to 1e-12, ``tests/test_wide_kernels.py``): skrebate scores one row
+    and one column at a time in Python, which takes seconds on a table of a
+    thousand rows and minutes on a wide one. Missing values and numeric targets
+    go to skrebate.
 
     References
     ----------
     Seed 001 §2.2, §5.2; Kononenko (1994), ReliefF; Urbanowicz et al. (2018),
     skrebate.
     """
-    from skrebate import ReliefF
-
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     if max_samples is not None and X.shape[0] > max_samples:
@@ -96,9 +102,21 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
                                                                replace=False))
         X, y = X[rows], y[rows]
     k = max(1, min(int(n_neighbors), X.shape[0] - 1))
-    if _binary_continuous(X, y):
-        return _relieff_binary_continuous(X, y, k)
+    n_labels = len(np.unique(y))
+    if task is None:
+        label_type = ("binary" if n_labels == 2 else "multiclass" if n_labels <= 10
+                      else "continuous")
+    elif task == "classification":
+        label_type = "binary" if n_labels == 2 else "multiclass"
+    else:
+        label_type = "continuous"
+    if label_type != "continuous" and n_labels >= 2 and X.shape[1] and not np.isnan(X).any():
+        return _relieff_classes(X, y, k)
+    from skrebate import ReliefF
+
     est = ReliefF(n_features_to_select=min(10, X.shape[1]), n_neighbors=k, n_jobs=n_jobs)
+    if task is not None and "label_type" in est.get_params():
+        est.set_params(label_type=label_type)
     est.fit(X, y)
     return np.nan_to_num(np.asarray(est.feature_importances_, dtype=np.float64), nan=0.0)
 
@@ -108,42 +126,73 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
 _RELIEFF_CATEGORICAL = 10
 
 
-def _binary_continuous(X, y) -> bool:
-    """Two classes, no NaN and every column skrebate calls continuous."""
-    if len(set(y.tolist())) != 2 or X.shape[1] == 0 or np.isnan(X).any():
-        return False
-    S = np.sort(X, axis=0)
-    distinct = 1 + (S[1:] != S[:-1]).sum(axis=0)
-    return bool((distinct > _RELIEFF_CATEGORICAL).all())
+def _relieff_classes(X, y, k: int) -> np.ndarray:
+    """skrebate's ReliefF (0.8) for a binary or multiclass target on data without missing
+    values, vectorized over the columns.
 
+    The same steps in the same order: a column with at most 10 distinct values is
+    categorical (difference 0/1), any other continuous (|difference| / range; on a
+    table of both kinds 1 when the |difference| exceeds the column's standard
+    deviation, skrebate's ramp). The distance array: Hamming over categorical
+    columns, Manhattan over continuous ones scaled to [0, 1], on a mixed table the
+    Hamming fraction times the number of columns plus the Manhattan sum. Each row's
+    neighbours: skrebate's ``argsort`` walk, keeping the first ``k`` rows of each
+    class (the row itself last, at ``sys.maxsize``: counted as a hit when its
+    class has at most ``k`` other rows). Per row: minus the hits' mean
+    difference plus, for each other class c with ``m_c`` neighbours among ``M``
+    misses, ``sum_c(diff) * (m_c / M) * (classes - 1) / M`` (two classes: the
+    misses' mean); the rows' terms divided by n and summed."""
+    import sys
 
-def _relieff_binary_continuous(X, y, k: int) -> np.ndarray:
-    """skrebate's ReliefF (0.62) for two classes on continuous columns, vectorized
-    over the columns: the same distance array (Manhattan distance of the columns
-    scaled to [0, 1]), the same neighbours (its ``argsort`` walk keeping the first
-    ``k`` hits and ``k`` misses), and per row the hits' and misses' mean
-    |difference| / range, (misses - hits) / n, summed over the rows."""
     from scipy.spatial.distance import pdist, squareform
 
-    n = X.shape[0]
-    lo, hi = X.min(axis=0), X.max(axis=0)
-    span = hi - lo
-    dist = squareform(pdist((X - lo) / span, metric="cityblock"))
-    np.fill_diagonal(dist, float(np.iinfo(np.int64).max))  # skrebate: sys.maxsize
-    scores = np.zeros(X.shape[1])
+    n, d = X.shape
+    labels, code = np.unique(y, return_inverse=True)
+    n_classes = len(labels)
+    S = np.sort(X, axis=0)
+    categorical = 1 + (S[1:] != S[:-1]).sum(axis=0) <= _RELIEFF_CATEGORICAL
+    cont = ~categorical
+    lo, span = X.min(axis=0), X.max(axis=0) - X.min(axis=0)
+    if categorical.all():
+        dist = squareform(pdist(X, metric="hamming"))
+    else:
+        scaled = (X[:, cont] - lo[cont]) / span[cont]
+        dist = squareform(pdist(scaled, metric="cityblock"))
+        if categorical.any():
+            dist = np.add(squareform(pdist(X[:, categorical], metric="hamming")) * d, dist)
+    np.fill_diagonal(dist, float(sys.maxsize))
+    mixed = bool(categorical.any() and cont.any())
+    sd = X.std(axis=0)
+    span_c = np.where(cont, span, 1.0)
+
+    def diffs(i, rows):
+        raw = np.abs(X[i] - X[rows])
+        out = np.where(categorical, (raw != 0).astype(np.float64), raw / span_c)
+        if mixed:
+            out = np.where(cont & (raw > sd), 1.0, out)
+        return out
+
+    eye = np.eye(n_classes, dtype=bool)
+    scores = np.zeros(d)
     for i in range(n):
-        hits, misses = [], []
-        for j in np.argsort(dist[i]):
-            near = hits if y[j] == y[i] else misses
-            if len(near) < k:
-                near.append(j)
-            if len(hits) >= k and len(misses) >= k:
-                break
-        part = np.zeros(X.shape[1])
-        ch, cm = len(hits), len(misses)
-        if ch:
-            part -= (np.abs(X[i] - X[hits]) / span).sum(axis=0) / ch
-        if cm:
-            part += (np.abs(X[i] - X[misses]) / span).sum(axis=0) / cm
+        order = np.argsort(dist[i])
+        onehot = eye[code[order]]
+        keep = onehot & (np.cumsum(onehot, axis=0) <= k)
+        part, hit_part = np.zeros(d), 0.0
+        miss_sums, miss_counts = [], []
+        for c in range(n_classes):
+            rows = order[keep[:, c]]
+            total = diffs(i, rows).sum(axis=0) if len(rows) else np.zeros(d)
+            if c == code[i]:
+                hit_part = -total / len(rows)  # never empty: the row itself is a hit
+            else:
+                miss_sums.append(total)
+                miss_counts.append(len(rows))
+        m = sum(miss_counts)
+        if m:
+            for total, cnt in zip(miss_sums, miss_counts):
+                part += total * (cnt / m) * (n_classes - 1)
+            part = part / m
+        part += hit_part
         scores += part / n
     return scores
