@@ -190,7 +190,7 @@ def _relieff_classes(X, y, k: int) -> np.ndarray:
                 miss_counts.append(len(rows))
         m = sum(miss_counts)
         if m:
-            for total, cnt in zip(miss_sums, miss_counts):
+            for total, cnt in zip(miss_sums, miss_counts, strict=True):
                 part += total * (cnt / m) * (n_classes - 1)
             part = part / m
         part += hit_part
