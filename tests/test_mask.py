@@ -418,6 +418,9 @@ def _tree_models():
         ("binary", DecisionTreeClassifier(max_depth=5, random_state=0)),
         ("multiclass", RandomForestClassifier(n_estimators=8, max_depth=5, random_state=0)),
         ("binary", ExtraTreesClassifier(n_estimators=8, max_depth=5, random_state=0)),
+        # best-first growth (max_leaf_nodes): node ids not in preorder
+        ("binary", DecisionTreeClassifier(max_leaf_nodes=14, random_state=0)),
+        ("regression", RandomForestRegressor(n_estimators=6, max_leaf_nodes=20, random_state=0)),
     ]
 
 
@@ -432,7 +435,7 @@ def _tree_problem(kind, seed=0, n=240, d=12):
     return X, y
 
 
-@pytest.mark.parametrize("i", range(9))
+@pytest.mark.parametrize("i", range(11))
 def test_tree_kernel_reproduces_the_models_masked_predictions(i):
     from featsieve.mask._tree_kernel import tree_table
 
@@ -460,7 +463,7 @@ def test_tree_kernel_reproduces_the_models_masked_predictions(i):
         assert changed[j] == (not np.array_equal(ref, getattr(model, method)(Xv)))
 
 
-@pytest.mark.parametrize("i", range(9))
+@pytest.mark.parametrize("i", range(11))
 def test_tree_kernel_gives_the_path_of_the_models_predict(i):
     kind, est = _tree_models()[i]
     X, y = _tree_problem(kind, seed=1)

@@ -94,16 +94,28 @@ class TreeTable:
     float32: bool = False
 
     def __post_init__(self):
-        # trees that split on each column, as CSR: trees_of[col_ptr[j]:col_ptr[j + 1]]
+        # every split node of each (column, tree) pair, the pairs as CSR by column:
+        # trees_of[col_ptr[j]:col_ptr[j + 1]] are the trees that split on column j, and
+        # split_nodes[node_ptr[p]:node_ptr[p + 1]] the nodes of pair p, in preorder
+        n_nodes = len(self.feature)
         node_tree = np.repeat(np.arange(len(self.roots)),
-                              np.diff(np.append(self.roots, len(self.feature))))
-        split = self.feature >= 0
-        pairs = np.unique(np.stack([self.feature[split], node_tree[split]], axis=1), axis=0)
-        n_cols = int(self.feature.max()) + 1 if split.any() else 0
+                              np.diff(np.append(self.roots, n_nodes)))
+        self.pre, self.end = _preorder(self.roots, self.left, self.right, n_nodes)
+        split = np.flatnonzero(self.feature >= 0)
+        f, t = self.feature[split], node_tree[split]
+        order = np.lexsort((self.pre[split], t, f))
+        split, f, t = split[order], f[order], t[order]
+        first = np.ones(len(split), dtype=bool)
+        first[1:] = (f[1:] != f[:-1]) | (t[1:] != t[:-1])
+        starts = np.flatnonzero(first)
+        self.split_nodes = np.ascontiguousarray(split, dtype=np.int64)
+        self.node_ptr = np.append(starts, len(split)).astype(np.int64)
+        pair_col = f[starts]
+        n_cols = int(self.feature.max()) + 1 if len(split) else 0
         self.col_ptr = np.zeros(n_cols + 1, dtype=np.int64)
-        np.add.at(self.col_ptr, pairs[:, 0] + 1, 1)
+        np.add.at(self.col_ptr, pair_col + 1, 1)
         self.col_ptr = np.cumsum(self.col_ptr)
-        self.trees_of = np.ascontiguousarray(pairs[:, 1], dtype=np.int64)
+        self.trees_of = np.ascontiguousarray(t[starts], dtype=np.int64)
 
     # ---------------------------------------------------------------- use
     def _args(self):
@@ -148,8 +160,8 @@ class TreeTable:
         changed = np.zeros(len(cols), dtype=np.bool_)
         n_cols = len(self.col_ptr) - 1
         _masked_deltas(X, leaves, np.asarray(cols, dtype=np.int64), fill, n_cols, self.col_ptr,
-                       self.trees_of, self.roots, *self._args(), self.value, self.group,
-                       delta, changed)
+                       self.trees_of, self.node_ptr, self.split_nodes, self.pre, self.end,
+                       *self._args(), self.value, self.group, delta, changed)
         if self.divisor != 1.0:
             delta /= self.divisor
         return raw[None, :, :] + delta, changed
@@ -342,8 +354,48 @@ def _sum_leaves(leaves, value, group, out):
 
 
 @njit(cache=True, nogil=True)
-def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, roots, feature, threshold,
-                   left, right, default_left, missing, f32, value, group, delta, changed):
+def _preorder(roots, left, right, n_nodes):
+    """Each node's preorder rank within its tree and the rank just past its subtree:
+    a leaf ``l`` lies under node ``v`` iff ``pre[v] <= pre[l] < end[v]``."""
+    pre = np.empty(n_nodes, dtype=np.int64)
+    end = np.empty(n_nodes, dtype=np.int64)
+    stack = np.empty(2 * n_nodes + 2, dtype=np.int64)  # (node, phase) pairs
+    for r in range(roots.shape[0]):
+        rank = 0
+        top = 0
+        stack[0] = roots[r]
+        stack[1] = 0
+        top = 1
+        while top > 0:
+            top -= 1
+            node = stack[2 * top]
+            phase = stack[2 * top + 1]
+            if phase == 1:
+                end[node] = rank
+                continue
+            pre[node] = rank
+            rank += 1
+            stack[2 * top] = node
+            stack[2 * top + 1] = 1
+            top += 1
+            if left[node] >= 0:
+                stack[2 * top] = right[node]
+                stack[2 * top + 1] = 0
+                top += 1
+                stack[2 * top] = left[node]
+                stack[2 * top + 1] = 0
+                top += 1
+    return pre, end
+
+
+@njit(cache=True, nogil=True)
+def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, node_ptr, split_nodes,
+                   pre, end, feature, threshold, left, right, default_left, missing, f32,
+                   value, group, delta, changed):
+    """Per copy (column ``j`` masked) the change of each row's raw output. Only trees
+    that split on ``j`` can change, and in such a tree only rows whose current leaf
+    lies under a node splitting on ``j``: those re-descend from the highest such node
+    on their path (above it their path is unchanged); every other row keeps its leaf."""
     for k in range(cols.shape[0]):
         j = cols[k]
         if j >= n_cols:  # no tree splits on j
@@ -352,9 +404,21 @@ def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, roots, feat
         for p in range(col_ptr[j], col_ptr[j + 1]):
             t = trees_of[p]
             g = group[t]
+            a, b = node_ptr[p], node_ptr[p + 1]
             for i in range(X.shape[0]):
                 old = leaves[i, t]
-                new = _descend(roots[t], X[i], j, c, feature, threshold, left, right,
+                po = pre[old]
+                start = -1
+                for q in range(a, b):  # preorder: the first node above the leaf is highest
+                    v = split_nodes[q]
+                    if pre[v] > po:
+                        break
+                    if po < end[v]:
+                        start = v
+                        break
+                if start < 0:
+                    continue
+                new = _descend(start, X[i], j, c, feature, threshold, left, right,
                                default_left, missing, f32)
                 if new == old:
                     continue
