@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import inspect
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -307,7 +308,7 @@ FAR_BEYOND = 8.0
 #: ... and above this many estimated seconds
 MIN_LEFT_OUT_SECONDS = 20.0
 #: the default set's estimated single-core seconds in all: the costliest go beyond it
-TOTAL_SECONDS = 150.0
+TOTAL_SECONDS = 120.0
 
 
 def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -377,6 +378,13 @@ def _work(c) -> str:
     return f"~{c.seconds:,.0f} s ({work}{format_bytes(c.memory_bytes)})"
 
 
+def _family(name: str) -> str:
+    """A method's family: the package of its class (``classic``, ``mask``, ``genetic``,
+    ``kernel``, ``pca``)."""
+    cls = _REGISTRY[name].cls
+    return getattr(cls, "__module__", "").split(".")[1:2][0] if cls is not None else name
+
+
 def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None,
                     n_classes: int = 2, n_repeats: int = 1):
     """``compare``'s default method set for a table of this shape, and what it left out.
@@ -387,9 +395,13 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     or when its estimated seconds are more than ``FAR_BEYOND`` (8) times the
     median of the default methods and above ``MIN_LEFT_OUT_SECONDS`` (20 s):
     a cost far beyond the rest. Then, while the kept methods' estimates add
-    up to more than ``TOTAL_SECONDS`` (150 single-core seconds: about 3
-    minutes of ``compare`` with its refits; shared among parallel repeats,
-    see ``n_repeats``), the costliest is left out.
+    up to more than ``TOTAL_SECONDS`` (120 single-core seconds: about 3
+    minutes of ``compare`` with its refits on 2 cores, with a margin for a
+    slower machine; shared among parallel repeats, see ``n_repeats``), the
+    costliest is left out, sparing the last kept member of a family (the
+    package of its class: ``classic``, ``mask``, ``genetic``, ``kernel``,
+    ``pca``) whose estimate is at most half that budget: each family keeps a
+    method where one fits.
 
     Parameters
     ----------
@@ -441,15 +453,18 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
             keep.append(m)
             continue
         left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
-    # then the costliest until the set's estimate fits the budget of one repeat
+    # then the costliest until the set's estimate fits the budget of one repeat, sparing
+    # the last member of a family (package) that costs at most half the budget
     import os
 
     reps = max(1, int(n_repeats))
     allowed = TOTAL_SECONDS * min(reps, os.cpu_count() or 1) / reps
     total = sum(costs[m].seconds for m in keep if m in costs)
-    for m in sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds):
-        if total <= allowed:
-            break
+    while total > allowed:
+        ranked = sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds)
+        kin = Counter(_family(m) for m in keep if m in costs)
+        m = next((m for m in ranked if kin[_family(m)] > 1
+                  or costs[m].seconds > allowed / 2), ranked[0])
         total -= costs[m].seconds
         keep.remove(m)
         per = f" per repeat ({reps} repeats)" if reps > 1 else ""
