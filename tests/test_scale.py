@@ -284,7 +284,7 @@ def test_default_set_leaves_out_far_costlier_methods_and_says_how_to_run_them():
     assert all("--methods" in line and "estimated" in line for line in left)
     keep_w, left_w = default_methods("classification", 400, 2000)
     assert "rfecv" not in keep_w and {"cc", "hsic-lasso", "mrmr"} <= set(keep_w)
-    # a default set whose estimate adds up beyond ~120 s drops its costliest member(s)
+    # a default set whose estimate adds up beyond ~100 s drops its costliest member(s)
     from featsieve._registry import TOTAL_SECONDS, method_cost
 
     for shape in ((400, 2000), (120, 100_000)):

@@ -308,7 +308,7 @@ FAR_BEYOND = 8.0
 #: ... and above this many estimated seconds
 MIN_LEFT_OUT_SECONDS = 20.0
 #: the default set's estimated single-core seconds in all: the costliest go beyond it
-TOTAL_SECONDS = 120.0
+TOTAL_SECONDS = 100.0
 
 
 def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -380,9 +380,13 @@ def _work(c) -> str:
 
 def _family(name: str) -> str:
     """A method's family: the package of its class (``classic``, ``mask``, ``genetic``,
-    ``kernel``, ``pca``)."""
-    cls = _REGISTRY[name].cls
-    return getattr(cls, "__module__", "").split(".")[1:2][0] if cls is not None else name
+    ``kernel``, ``pca``); a seed's baselines (a ``_baselines`` module, e.g. mRMR) count
+    as ``classic``."""
+    module = getattr(_REGISTRY[name].cls, "__module__", "") or ""
+    parts = module.split(".")
+    if len(parts) < 2:
+        return name
+    return "classic" if parts[-1] == "_baselines" else parts[1]
 
 
 def default_methods(task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -395,13 +399,14 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     or when its estimated seconds are more than ``FAR_BEYOND`` (8) times the
     median of the default methods and above ``MIN_LEFT_OUT_SECONDS`` (20 s):
     a cost far beyond the rest. Then, while the kept methods' estimates add
-    up to more than ``TOTAL_SECONDS`` (120 single-core seconds: about 3
+    up to more than ``TOTAL_SECONDS`` (100 single-core seconds: about 3
     minutes of ``compare`` with its refits on 2 cores, with a margin for a
     slower machine; shared among parallel repeats, see ``n_repeats``), the
     costliest is left out, sparing the last kept member of a family (the
     package of its class: ``classic``, ``mask``, ``genetic``, ``kernel``,
-    ``pca``) whose estimate is at most half that budget: each family keeps a
-    method where one fits.
+    ``pca``; a seed's baselines such as mRMR count as ``classic``) whose
+    estimate is at most half that budget: each family keeps a method where one
+    fits.
 
     Parameters
     ----------
