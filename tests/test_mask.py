@@ -557,3 +557,32 @@ def test_losses_travel_to_worker_processes():
                                    batch_size=2, n_jobs=2, random_state=0).fit(X, y).path_["index"])
     np.testing.assert_array_equal(paths[0], paths[2])
     np.testing.assert_array_equal(paths[1], paths[3])
+
+
+def test_tree_kernel_settles_wide_ties_with_one_prediction_of_the_current_rows():
+    """A tree on 30 rows of 300 columns reads a handful: at most steps every other column
+    ties with the few that move no row, and the model settles the tie. Copies that moved no
+    row get the model's loss on the current rows (one prediction), not one prediction each:
+    the path is the one of predicting every copy through the model."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    rows = []
+
+    class Counting(DecisionTreeClassifier):
+        def predict_proba(self, X, check_input=True):
+            rows.append(len(X))
+            return super().predict_proba(X, check_input)
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(40, 300))
+    y = (X[:, :3].sum(axis=1) > 0).astype(int)
+    kw = {"slack": 0.5, "random_state": 0}
+    fast = GBMO(Counting(random_state=0), **kw).fit(X[:30], y[:30], X_val=X[30:],
+                                                      y_val=y[30:])
+    assert fast.tree_kernel_ and len(fast.history_) == 299
+    assert sum(rows) < 6_000  # 380,670 rows when every tied copy was predicted
+    ref = GBMO(DecisionTreeClassifier(random_state=0), tree_kernel=False, **kw).fit(
+        X[:30], y[:30], X_val=X[30:], y_val=y[30:])
+    assert not ref.tree_kernel_
+    assert [(h["feature"], h["loss"]) for h in fast.history_] == \
+        [(h["feature"], h["loss"]) for h in ref.history_]

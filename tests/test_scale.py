@@ -221,13 +221,6 @@ def test_pclfs_grid_cap_keeps_the_head_of_the_grid():
 
 # --------------------------------------------------- every method at a wide shape
 _WIDE = (40, 2000)
-# classes outside this suite's reach (mask/ is being refactored): their cost model is a row of
-# the method table, but their fit has no up-front check yet and loops over d^2 candidates
-_NO_UP_FRONT_CHECK = {m: f"{m}: no up-front resource check in GBMO/FLBMO yet (the cost model "
-                         "is the row's; the masked path costs minutes at d = 2,000)"
-                      for m in ("gbmo", "flbmo")}
-
-
 # the comparators run their own libraries' loops (BorutaPy, knockpy, SFS: minutes at d = 2,000)
 # and have a cost model for the default set but no up-front refusal of their own
 @pytest.mark.parametrize("name", [m for m in featsieve.methods("classification")
@@ -239,8 +232,6 @@ def test_every_method_runs_or_refuses_up_front_at_a_wide_shape(name, monkeypatch
     spec = get_method(name)
     if not spec.available:
         pytest.skip(f"{name} needs {spec.requires}")
-    if name in _NO_UP_FRONT_CHECK:
-        pytest.skip(_NO_UP_FRONT_CHECK[name])
     if spec.group == "comparators":
         pytest.skip(f"{name}: the comparator libraries (issue 20) have no cost model yet; they "
                     "are outside the default set")

@@ -120,6 +120,14 @@ class PredictCandidates:
         self.n_calls += len(self.loss.methods)
         return np.where(np.isnan(out), np.inf, out)
 
+    def _current_loss(self) -> float:
+        """The model's loss on the current rows (one call per response method), NaN as inf."""
+        Xin = _as_model_input(self.model, self.X_cur)
+        out = self.loss.values({m: getattr(self.model, m)(Xin) for m in self.loss.methods},
+                               self.y, 1)
+        self.n_calls += len(self.loss.methods)
+        return float(np.where(np.isnan(out), np.inf, out)[0])
+
     def least_useful(self, remaining, cur: float, parallel) -> tuple[int, float]:
         """Position in ``remaining`` of ``j_t^*`` and ``Loss_t^min``; ``cur`` is the loss of ``X_cur``."""
         losses = np.full(len(remaining), float(cur))
@@ -218,7 +226,13 @@ class TreeKernelCandidates(PredictCandidates):
             near = np.flatnonzero(losses == best)
         by_model = len(near) > 1 and changed[near].any()
         if by_model:  # the model itself settles a near-tie
-            exact = self._predicted([remaining[k] for k in near])
+            # a copy that moved no row to another leaf gets exactly the model's outputs on
+            # the current rows: one prediction of them stands for all such copies
+            moved = changed[near]
+            exact = np.empty(len(near))
+            exact[moved] = self._predicted([remaining[k] for k in near[moved]])
+            if not moved.all():
+                exact[~moved] = self._current_loss()
             i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
         else:
             i, loss_t = int(near[0]), float(cur)
