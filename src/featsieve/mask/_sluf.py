@@ -28,11 +28,13 @@ def _as_model_input(model, X):
 
 
 def _chunk_losses(model, X_cur, y, cols, fill, loss: _Loss) -> np.ndarray:
-    """Loss of each masked copy in one chunk: one stacked prediction per response method."""
+    """Loss of each masked copy in one chunk: one stacked prediction per response method
+    (a column of -1: the current rows, nothing masked)."""
     K = X_cur.shape[0]
     stacked = np.tile(X_cur, (len(cols), 1))
     for b, j in enumerate(cols):
-        stacked[b * K:(b + 1) * K, j] = fill[j]
+        if j >= 0:
+            stacked[b * K:(b + 1) * K, j] = fill[j]
     Xin = _as_model_input(model, stacked)
     return loss.values({m: getattr(model, m)(Xin) for m in loss.methods}, y, len(cols))
 
@@ -119,14 +121,6 @@ class PredictCandidates:
         out = _chunk_losses(self.model, self.X_cur, self.y, cols, self.fill, self.loss)
         self.n_calls += len(self.loss.methods)
         return np.where(np.isnan(out), np.inf, out)
-
-    def _current_loss(self) -> float:
-        """The model's loss on the current rows (one call per response method), NaN as inf."""
-        Xin = _as_model_input(self.model, self.X_cur)
-        out = self.loss.values({m: getattr(self.model, m)(Xin) for m in self.loss.methods},
-                               self.y, 1)
-        self.n_calls += len(self.loss.methods)
-        return float(np.where(np.isnan(out), np.inf, out)[0])
 
     def least_useful(self, remaining, cur: float, parallel) -> tuple[int, float]:
         """Position in ``remaining`` of ``j_t^*`` and ``Loss_t^min``; ``cur`` is the loss of ``X_cur``."""
@@ -227,12 +221,15 @@ class TreeKernelCandidates(PredictCandidates):
         by_model = len(near) > 1 and changed[near].any()
         if by_model:  # the model itself settles a near-tie
             # a copy that moved no row to another leaf gets exactly the model's outputs on
-            # the current rows: one prediction of them stands for all such copies
+            # the current rows: the current rows (-1), stacked with the moved copies in
+            # the same prediction, stand for all such copies
             moved = changed[near]
+            cols = [remaining[k] for k in near[moved]] + ([] if moved.all() else [-1])
+            vals = self._predicted(cols)
             exact = np.empty(len(near))
-            exact[moved] = self._predicted([remaining[k] for k in near[moved]])
+            exact[moved] = vals[:int(moved.sum())]
             if not moved.all():
-                exact[~moved] = self._current_loss()
+                exact[~moved] = vals[-1]
             i, loss_t = int(near[np.argmin(exact)]), float(exact.min())
         else:
             i, loss_t = int(near[0]), float(cur)
