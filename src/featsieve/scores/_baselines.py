@@ -7,6 +7,7 @@ plug into :class:`featsieve.UnivariateFilter` and scikit-learn's ``SelectKBest``
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from sklearn.utils import check_random_state
 
 __all__ = ["anova_f_scores", "relieff_scores"]
@@ -84,10 +85,11 @@ def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = No
     -----
     Time O(n^2 d) for n rows, d columns. For classes (binary or multiclass) and
     no missing value the same scores come from featsieve's vectorized
-    implementation of skrebate's steps (:func:`_relieff_classes`; equal to
-    skrebate to 1e-12, ``tests/test_wide_kernels.py``): skrebate scores one row
-    and one column at a time in Python, which takes seconds on a table of a
-    thousand rows and minutes on a wide one. Missing values and numeric targets
+    implementation of skrebate's steps (:func:`_relieff_classes`: the neighbours
+    by numpy, the score sums by a compiled loop; equal to skrebate to 1e-12,
+    ``tests/test_wide_kernels.py``): skrebate scores one row and one column at a
+    time in Python, which takes seconds on a table of a thousand rows and
+    minutes on a wide one. Missing values and numeric targets
     go to skrebate.
 
     References
@@ -162,37 +164,46 @@ def _relieff_classes(X, y, k: int) -> np.ndarray:
             dist = np.add(squareform(pdist(X[:, categorical], metric="hamming")) * d, dist)
     np.fill_diagonal(dist, float(sys.maxsize))
     mixed = bool(categorical.any() and cont.any())
-    sd = X.std(axis=0)
+    # per column: 0 categorical (0/1), 1 continuous (|diff| / range), 2 continuous on a
+    # mixed table (skrebate's ramp: 1 above the column's standard deviation)
+    kind = np.where(categorical, 0, 2 if mixed else 1).astype(np.int8)
     span_c = np.where(cont, span, 1.0)
-
-    def diffs(i, rows):
-        raw = np.abs(X[i] - X[rows])
-        out = np.where(categorical, (raw != 0).astype(np.float64), raw / span_c)
-        if mixed:
-            out = np.where(cont & (raw > sd), 1.0, out)
-        return out
-
     eye = np.eye(n_classes, dtype=bool)
-    scores = np.zeros(d)
+    rows = np.full((n, min(n, k * n_classes + 1)), -1, dtype=np.int64)
+    weights = np.zeros(rows.shape)
     for i in range(n):
         order = np.argsort(dist[i])
         onehot = eye[code[order]]
         keep = onehot & (np.cumsum(onehot, axis=0) <= k)
-        part, hit_part = np.zeros(d), 0.0
-        miss_sums, miss_counts = [], []
-        for c in range(n_classes):
-            rows = order[keep[:, c]]
-            total = diffs(i, rows).sum(axis=0) if len(rows) else np.zeros(d)
-            if c == code[i]:
-                hit_part = -total / len(rows)  # never empty: the row itself is a hit
-            else:
-                miss_sums.append(total)
-                miss_counts.append(len(rows))
-        m = sum(miss_counts)
-        if m:
-            for total, cnt in zip(miss_sums, miss_counts, strict=True):
-                part += total * (cnt / m) * (n_classes - 1)
-            part = part / m
-        part += hit_part
-        scores += part / n
+        counts = keep.sum(axis=0)
+        m = counts.sum() - counts[code[i]]
+        # hits: -1 / hits; misses of class c: (m_c / M) * (classes - 1) / M
+        w_class = np.where(np.arange(n_classes) == code[i], -1.0 / counts[code[i]],
+                           counts / m * (n_classes - 1) / m if m else 0.0)
+        nb = order[keep.any(axis=1)]
+        rows[i, :len(nb)] = nb
+        weights[i, :len(nb)] = w_class[code[nb]] / n
+    scores = np.zeros(d)
+    _relieff_accumulate(X, rows, weights, kind, span_c, X.std(axis=0), scores)
     return scores
+
+
+@njit(cache=True, nogil=True)
+def _relieff_accumulate(X, rows, weights, kind, span, sd, out):  # pragma: no cover - numba
+    """``out[f] += weights[i, q] * diff_f(X[i], X[rows[i, q]])`` over rows ``i`` and their
+    neighbours ``q`` (``rows`` padded with -1), the difference of :func:`_relieff_classes`."""
+    for i in range(X.shape[0]):
+        for q in range(rows.shape[1]):
+            j = rows[i, q]
+            if j < 0:
+                break
+            w = weights[i, q]
+            for f in range(X.shape[1]):
+                a = abs(X[i, f] - X[j, f])
+                if kind[f] == 0:
+                    v = 1.0 if a != 0.0 else 0.0
+                elif kind[f] == 1:
+                    v = a / span[f]
+                else:
+                    v = 1.0 if a > sd[f] else a / span[f]
+                out[f] += w * v
