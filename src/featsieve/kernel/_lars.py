@@ -93,8 +93,12 @@ def nonnegative_lars(h, columns, n_nonzero: int, *, tol: float = 1e-9) -> LarsPa
     sets.append(list(A))
     events.append((0, "add", j))
     knot = 0
+    # the active set's Gram columns, in A's order, kept between steps (a new active
+    # feature fetches one column; a drop shifts the rest): not re-stacked every step
+    buf = np.empty((d, n_nonzero + 2))
+    buf[:, 0] = columns(A, c)[:, 0]
     while len(A) < n_nonzero + 1 and c[A].mean() >= tol:
-        GA = columns(A, c)
+        GA = buf[:, :len(A)]
         GAA = GA[A]
         GAA = 0.5 * (GAA + GAA.T)
         try:
@@ -118,7 +122,9 @@ def nonnegative_lars(h, columns, n_nonzero: int, *, tol: float = 1e-9) -> LarsPa
         dropped = len(g1) <= t < len(g1) + len(g2)
         c = h - GA @ beta[A]
         if dropped:
-            jd = A.pop(t - len(g1))
+            p = t - len(g1)
+            jd = A.pop(p)
+            buf[:, p:len(A)] = buf[:, p + 1:len(A) + 1].copy()
             beta[jd] = 0.0
             inactive[jd] = True
             events.append((knot, "drop", jd))
@@ -141,6 +147,7 @@ def nonnegative_lars(h, columns, n_nonzero: int, *, tol: float = 1e-9) -> LarsPa
                 sets.append(list(A))
                 break
             A.append(jn)
+            buf[:, len(A) - 1] = columns([jn], c)[:, 0]
             inactive[jn] = False
             events.append((knot, "add", jn))
         sets.append(list(A))
