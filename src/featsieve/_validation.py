@@ -832,30 +832,59 @@ def duplicate_columns(X: np.ndarray, kinds=None) -> np.ndarray:
         ``first[j] == j`` for a column that is not a copy of an earlier one;
         otherwise the lowest index of an identical column (NaNs compare equal).
     """
-    import hashlib
-
     X = np.asarray(X)
     d = X.shape[1]
     first = np.arange(d)
     if d < 2:
         return first
-    # one column at a time (no full-size copy): a digest of the column's bytes
-    # (NaN mapped to inf, as equal) groups candidates; equal digests are
-    # confirmed by comparing the columns themselves
-    seen: dict[bytes, list[int]] = {}
-    for j in range(d):
-        col = np.nan_to_num(np.ascontiguousarray(X[:, j]), nan=np.inf)
-        key = hashlib.blake2b(col.tobytes(), digest_size=16).digest()
-        if kinds is not None:
-            key += str(kinds[j]).encode()
-        group = seen.setdefault(key, [])
+    # a 64-bit fingerprint of each column's bytes (NaN mapped to inf, as equal), computed
+    # on blocks of columns (no full-size copy); equal fingerprints (and kinds) group the
+    # candidates, which are confirmed by comparing the columns themselves
+    keys = _column_fingerprints(X)
+    if kinds is not None:
+        _, kind_codes = np.unique(np.asarray([str(k) for k in kinds]), return_inverse=True)
+        keys = np.stack([keys, kind_codes.astype(np.uint64)], axis=1)
+    else:
+        keys = keys[:, None]
+    _, group_of, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    group_of = group_of.ravel()
+    shared = np.flatnonzero(counts[group_of] > 1)
+    seen: dict[int, list[int]] = {}
+    for j in shared:  # ascending: the first equal column of a group is its lowest index
+        col = np.nan_to_num(np.ascontiguousarray(X[:, j]), nan=np.inf).tobytes()
+        group = seen.setdefault(int(group_of[j]), [])
         for i in group:
-            if np.nan_to_num(X[:, i], nan=np.inf).tobytes() == col.tobytes():
+            if np.nan_to_num(X[:, i], nan=np.inf).tobytes() == col:
                 first[j] = i
                 break
         else:
             group.append(j)
     return first
+
+
+def _column_fingerprints(X: np.ndarray, block_bytes: int = 1 << 25) -> np.ndarray:
+    """A 64-bit fingerprint per column of ``X``: its bit patterns (NaN as inf) times fixed
+    odd row weights, summed modulo 2**64 (equal columns give equal fingerprints)."""
+    n, d = X.shape
+    size = X.dtype.itemsize
+    if X.dtype.kind not in "biuf" or size not in (1, 2, 4, 8):  # bytes of anything else
+        import hashlib
+
+        return np.array([int.from_bytes(hashlib.blake2b(
+            np.ascontiguousarray(X[:, j]).tobytes(), digest_size=8).digest(), "little")
+            for j in range(d)], dtype=np.uint64)
+    weights = np.random.default_rng(0x5EED).integers(0, 2**63, size=n, dtype=np.uint64) * \
+        np.uint64(2) + np.uint64(1)
+    out = np.empty(d, dtype=np.uint64)
+    step = max(1, block_bytes // max(1, 8 * n))
+    for a in range(0, d, step):
+        block = np.array(X[:, a:a + step], order="F")  # a copy: NaN mapped in place
+        if block.dtype.kind == "f":
+            np.nan_to_num(block, copy=False, nan=np.inf)
+        bits = block.view(f"u{size}").astype(np.uint64)
+        with np.errstate(over="ignore"):
+            out[a:a + step] = (bits * weights[:, None]).sum(axis=0, dtype=np.uint64)
+    return out
 
 
 def _duplicate_kinds(columns: ColumnDescription) -> np.ndarray:
