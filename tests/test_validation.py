@@ -130,3 +130,32 @@ def test_column_block_scans_match_whole_table(monkeypatch):
     np.testing.assert_array_equal(constant_columns(X.astype(np.float32)), whole_c)
     np.testing.assert_array_equal(duplicate_columns(X), whole_d)
     np.testing.assert_array_equal(duplicate_columns(np.asfortranarray(X)), whole_d)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, bool])
+def test_duplicate_columns_equals_the_pairwise_definition(dtype, monkeypatch):
+    """First equal earlier column (NaN equal to NaN, same kind), across fingerprint blocks."""
+    import featsieve._validation as v
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, size=(30, 60)).astype(dtype)
+    X[:, 10] = X[:, 3]
+    X[:, 20] = X[:, 3]
+    X[:, 41] = X[:, 40]
+    if X.dtype.kind == "f":
+        X[4, 7] = np.nan
+        X[:, 8] = X[:, 7]
+        X[:, 50] = X[:, 51] = 0.0
+    kinds = np.where(np.arange(60) % 7 == 0, "categorical", "number")
+    real = v._column_fingerprints
+    monkeypatch.setattr(v, "_column_fingerprints",  # blocks of 3 columns: many blocks
+                        lambda X: real(X, block_bytes=3 * 8 * X.shape[0]))
+
+    def same(i, j):
+        a, b = X[:, i], X[:, j]
+        return kinds[i] == kinds[j] and bool(np.all((a == b) | (a != a) & (b != b)))
+
+    expected = [next(i for i in range(j + 1) if same(i, j)) for j in range(60)]
+    np.testing.assert_array_equal(v.duplicate_columns(X, kinds), expected)
+    assert sum(e != j for j, e in enumerate(expected)) >= 3
+

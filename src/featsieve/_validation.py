@@ -862,9 +862,11 @@ def duplicate_columns(X: np.ndarray, kinds=None) -> np.ndarray:
     return first
 
 
-def _column_fingerprints(X: np.ndarray, block_bytes: int = 1 << 25) -> np.ndarray:
+def _column_fingerprints(X: np.ndarray, block_bytes: int = 1 << 18) -> np.ndarray:
     """A 64-bit fingerprint per column of ``X``: its bit patterns (NaN as inf) times fixed
-    odd row weights, summed modulo 2**64 (equal columns give equal fingerprints)."""
+    odd row weights, summed modulo 2**64 (equal columns give equal fingerprints). Blocks of
+    columns of about ``block_bytes`` of 64-bit words at a time: the working memory stays
+    under a megabyte beside the table."""
     n, d = X.shape
     size = X.dtype.itemsize
     if X.dtype.kind not in "biuf" or size not in (1, 2, 4, 8):  # bytes of anything else
@@ -882,8 +884,10 @@ def _column_fingerprints(X: np.ndarray, block_bytes: int = 1 << 25) -> np.ndarra
         if block.dtype.kind == "f":
             np.nan_to_num(block, copy=False, nan=np.inf)
         bits = block.view(f"u{size}").astype(np.uint64)
+        del block
         with np.errstate(over="ignore"):
-            out[a:a + step] = (bits * weights[:, None]).sum(axis=0, dtype=np.uint64)
+            bits *= weights[:, None]
+            out[a:a + step] = bits.sum(axis=0, dtype=np.uint64)
     return out
 
 
