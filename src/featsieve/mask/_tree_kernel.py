@@ -362,7 +362,6 @@ def _preorder(roots, left, right, n_nodes):
     stack = np.empty(2 * n_nodes + 2, dtype=np.int64)  # (node, phase) pairs
     for r in range(roots.shape[0]):
         rank = 0
-        top = 0
         stack[0] = roots[r]
         stack[1] = 0
         top = 1
