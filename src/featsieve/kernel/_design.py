@@ -35,12 +35,39 @@ from joblib import Parallel, delayed
 from ._kernels import center_gram
 
 __all__ = ["KernelDesign", "make_blocks", "pyhsiclasso_permutations", "covariate_gram",
-           "design_memory"]
+           "design_memory", "prefetch_sizes"]
 
 # below this share of ||K||_F^2 a block's centered kernel counts as zero (a column
 # constant inside the block); its design entries are set to 0 instead of rounding noise
 _ZERO_NORM = 1e-6
 _NORM_EPS = 1e-9  # the reference package's guard in ||K_bar|| + eps
+# a pass of Gram columns prefetches twice as many as the pass before, up to this many:
+# at ~64 targets the GEMM of a pass costs about as much as computing the kernels
+PREFETCH_GROWTH_CAP = 64
+
+
+def prefetch_sizes(prefetch: int):
+    """Columns prefetched by the successive Gram-column passes of :class:`KernelDesign`.
+
+    ``prefetch``, then doubling with every pass up to ``max(prefetch,
+    PREFETCH_GROWTH_CAP)`` (a long LARS path keeps asking for columns; a pass
+    costs a kernel computation over every feature whatever its size). An
+    infinite generator; ``prefetch = 0`` gives zeros.
+    """
+    p, top = int(prefetch), max(int(prefetch), PREFETCH_GROWTH_CAP)
+    while True:
+        yield p
+        p = min(2 * p, top)
+
+
+def column_passes(k: int, prefetch: int, max_batch: int) -> int:
+    """Gram-column passes that serve ``k`` columns when every prefetched one is used."""
+    done = passes = 0
+    for p in prefetch_sizes(prefetch):
+        if done >= k:
+            return passes
+        done += max(1, min(1 + p, max_batch))
+        passes += 1
 
 
 def pyhsiclasso_permutations(n_samples: int, n_permutations: int) -> np.ndarray:
@@ -235,10 +262,13 @@ class KernelDesign:
         Precision of the streamed kernels (the targets and all sums that
         LARS sees are float64).
     chunk_size : int or None, default=None
-        Features per chunk; None keeps a chunk's kernels near 32 MB.
+        Features per chunk; None: NOCCO's explicit kernels near 64 MB, HSIC's
+        kernels in tiles of ~1 MB (at least 8 features a chunk with one block).
     prefetch : int, default=16
-        Extra Gram columns computed in the same pass as a requested one, for
-        the features most likely to be asked for next (``hint``).
+        Extra Gram columns computed in the first pass of Gram columns, for the
+        features most likely to be asked for next (``hint``); each further pass
+        prefetches twice as many, up to ``max(prefetch, PREFETCH_GROWTH_CAP)``
+        (64). Only the number of passes depends on it, not the columns.
     n_jobs : int or None, default=None
         Chunks computed in parallel threads (results identical for any value).
     max_batch : int or None, default=None
@@ -263,7 +293,8 @@ class KernelDesign:
     n_passes : int
         Passes over all features (kernel recomputations).
     n_kernel_evaluations : int
-        Kernel entries computed.
+        Kernel entries of the design computed (a pass counts every entry of
+        every feature's kernels, also where symmetry spares half of them).
     """
 
     def __init__(self, X, y, *, kernel_x, kernel_y, blocks, measure="hsic", epsilon=1e-3,
@@ -284,12 +315,22 @@ class KernelDesign:
         self.d = self.Z.shape[0]
         if chunk_size is None and measure == "nocco":  # explicit kernels: bounded memory
             chunk_size = _nocco_chunk(self.G, self.B, None)
-        elif chunk_size is None:  # tiles of ~1 MB stay in cache (see _chunk)
-            chunk_size = 8 if self.G == 1 else int(max(1, min(64, (1 << 18) // (self.G * self.P))))
+        elif chunk_size is None:  # tiles of ~1 MB stay in cache (see _chunk); one small
+            # block: as many features as fill the tile (fewer, larger GEMMs)
+            chunk_size = int(max(1, min(64, (1 << 18) // (self.G * self.P))))
+            if self.G == 1:
+                chunk_size = max(8, chunk_size)
         self.chunk_size = int(chunk_size)
+        # one block small enough that a chunk's whole triangle fits a ~1 MB tile: passes
+        # without norms evaluate the kernel on the pairs i < j only (and the diagonal)
+        npairs = self.B * (self.B - 1) // 2
+        self._pairs = np.triu_indices(self.B, 1) if (
+            self.G == 1 and measure != "nocco" and self.B > 1
+            and self.chunk_size * npairs <= 1 << 18) else None
         self.n_passes = 0
         self.n_kernel_evaluations = 0
         self._cache: dict[int, np.ndarray] = {}
+        self._prefetch = prefetch_sizes(self.prefetch)
         self.covariate_beta = None
         if y is None:  # raw passes only (forward HSIC)
             self.wx = self.wy = self.h = self.hsic_raw = None
@@ -349,12 +390,23 @@ class KernelDesign:
         # HSIC: uncentered kernels against centered targets, in cache-sized tiles
         w = self.kx.weights(z)
         B, G = self.B, self.G
-        m = V[0].shape[0] if isinstance(V, list) else V.shape[0]
+        m = V[0].shape[0] if isinstance(V, (list, tuple)) else V.shape[0]
         raw = np.zeros((c, G, m))
         rs = np.zeros((c, G, B)) if need_norms else None
         fro2 = np.zeros((c, G)) if need_norms else None
         tile = max(1, (1 << 18) // max(c * B * (B if G > 1 else 1), 1))  # ~1 MB of float32
-        if G == 1:  # one big block: the upper triangle, in tiles of rows (K is symmetric)
+        if G == 1 and isinstance(V, tuple):  # one small block: the pairs i < j, the diagonal
+            iu, ju = self._pairs
+            Vp, Vd = V
+            zc = z[:, 0]
+            Kt = self.kx.cross(zc[:, iu, None], zc[:, ju, None]).reshape(c, iu.size)
+            Kd = self.kx.cross(zc[:, :, None], zc[:, :, None]).reshape(c, B)
+            if w is not None:
+                Kt *= w[:, 0, iu] * w[:, 0, ju]
+                Kd *= w[:, 0] * w[:, 0]
+            raw[:, 0, :] = Kt @ Vp.T
+            raw[:, 0, :] += Kd @ Vd.T
+        elif G == 1:  # one big block: the upper triangle, in tiles of rows (K is symmetric)
             tiles = self._row_tiles(self.chunk_size)
             buf = np.empty(c * (tiles[0][1] - tiles[0][0]) * B, dtype=self.dtype)
             for (r0, r1), Vt in zip(tiles, V, strict=True):
@@ -412,7 +464,13 @@ class KernelDesign:
     def _scan(self, V, need_norms=False):
         """One pass over all features: raw dots (d, G, m) (and norms -> weights (d, G))."""
         V = np.ascontiguousarray(V, dtype=self.dtype)
-        if self.G == 1 and self.measure != "nocco":
+        if self.G == 1 and self.measure != "nocco" and self._pairs is not None \
+                and not need_norms:  # (targets at pairs i < j, doubled; the diagonal)
+            iu, ju = self._pairs
+            V2 = V.reshape(V.shape[0], self.B, self.B)
+            V = (np.ascontiguousarray(2 * V2[:, iu, ju]), np.ascontiguousarray(
+                V2[:, np.arange(self.B), np.arange(self.B)]))
+        elif self.G == 1 and self.measure != "nocco":
             V = self._upper_tiles(V)
         bounds = [(lo, min(lo + self.chunk_size, self.d)) for lo in range(0, self.d, self.chunk_size)]
         if self.n_jobs in (None, 1) or len(bounds) == 1:
@@ -438,22 +496,26 @@ class KernelDesign:
     def columns(self, idx, hint=None) -> np.ndarray:
         """Gram columns ``G[:, idx]`` of the normalized design, shape (d, len(idx)).
 
-        Missing columns are computed in one pass, together with up to
-        ``prefetch`` more for the features with the largest ``hint`` (e.g. the
-        current LARS correlations) that are not cached yet.
+        Missing columns are computed in one pass, together with more for the
+        features with the largest ``hint`` (e.g. the current LARS correlations)
+        that are not cached yet: ``prefetch`` in the first pass, twice as many
+        in each further one (:func:`prefetch_sizes`), within ``max_batch``.
+        The columns returned do not depend on the prefetching.
         """
         idx = [int(j) for j in idx]
         missing = [j for j in dict.fromkeys(idx) if j not in self._cache]
-        cap = self.max_batch or len(missing) + self.prefetch
+        extra = next(self._prefetch) if missing and hint is not None and self.prefetch > 0 \
+            else 0
+        cap = self.max_batch or len(missing) + extra
         while len(missing) > cap:  # more than a pass may hold: several passes
             self._compute(missing[:cap])
             missing = missing[cap:]
         if missing:
             batch = list(missing)
-            if hint is not None and self.prefetch > 0:
+            if extra > 0:
                 taken = set(batch)
                 for j in np.argsort(-np.asarray(hint), kind="stable"):
-                    if len(batch) >= min(len(missing) + self.prefetch, cap):
+                    if len(batch) >= min(len(missing) + extra, cap):
                         break
                     j = int(j)
                     if j not in self._cache and j not in taken:

@@ -23,7 +23,14 @@ from .._resources import (
     row_cap,
 )
 from .._validation import N_FEATURES_CONSTRAINT
-from ._design import KernelDesign, covariate_gram, design_memory, make_blocks
+from ._design import (
+    PREFETCH_GROWTH_CAP,
+    KernelDesign,
+    column_passes,
+    covariate_gram,
+    design_memory,
+    make_blocks,
+)
 from ._kernels import CategoricalColumns, GaussianKernel, resolve_kernel
 from ._lars import nonnegative_lars
 
@@ -98,7 +105,8 @@ def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True, prefetch=0
     AUTO_BLOCK_HSIC`` (20, M = ``n_permutations``) or block NOCCO with ``B =
     AUTO_BLOCK_NOCCO`` (250). An explicit ``block_size`` is kept; when its
     memory is over the budget, :class:`~featsieve._resources.ResourceError`.
-    The pass size (Gram columns per pass, ``1 + prefetch``) is capped at the
+    The pass size (Gram columns per pass, at most ``1 + max(prefetch, 64)``:
+    the prefetch doubles with every pass) is capped at the
     largest that fits the budget, at least 1: the selection does not depend
     on it. ``memory`` is the estimate at the pass size used.
     """
@@ -140,8 +148,13 @@ def _plan(est, n, d, *, measure="hsic", cached_columns=0, check=True, prefetch=0
             f"FEATSIEVE_MEMORY_GB.")
     per_col = cost(B, 2)[2] - need
     max_batch = int(max(1, 1 + (budget - need) // max(per_col, 1)))
-    batch = min(max_batch, 1 + int(prefetch), d)  # the pass size fit will use
+    batch = min(max_batch, 1 + _most_prefetched(prefetch), d)  # the largest pass fit makes
     return _Plan(B, G, Bv, max_batch, cost(B, batch)[2], plain, strategy)
+
+
+def _most_prefetched(prefetch: int) -> int:
+    """The largest prefetch of one pass (:func:`~featsieve.kernel._design.prefetch_sizes`)."""
+    return max(int(prefetch), PREFETCH_GROWTH_CAP) if prefetch > 0 else 0
 
 
 def _build_design(est, X, y, *, measure="hsic", epsilon=1e-3, prefetch=16, covariates=None,
@@ -186,11 +199,11 @@ def _kernel_cost(est, n, d, k, *, measure="hsic", prefetch=16, passes=None) -> C
     ``passes``: passes over the features (None: one for ``h`` and the norms, then
     one per pass of Gram columns, ``ceil((k + 1) / batch)``).
     """
-    cached = k + 1 + prefetch
+    cached = k + 1 + _most_prefetched(prefetch)
     plan = _plan(est, n, d, measure=measure, cached_columns=cached, check=False,
                  prefetch=prefetch)
     if passes is None:
-        passes = 1 + int(np.ceil((k + 1) / max(1, min(prefetch + 1, plan.max_batch))))
+        passes = 1 + column_passes(k + 1, prefetch, plan.max_batch)
     P = plan.n_groups * plan.block**2
     flops = 2.7 * passes * d * plan.n_groups * plan.block**3 if measure == "nocco" else 0.0
     return Cost(memory_bytes=plan.memory + 16 * k * k, kernel_entries=float(passes) * d * P,
@@ -451,7 +464,7 @@ class _KernelLassoBase(_SingleBlas, BaseSelector):
         k = self._n_to_select(d, default=min(5, d))
         design = _build_design(self, X, y, measure=self._measure, epsilon=self._epsilon(),
                                prefetch=self.prefetch, covariates=covariates,
-                               cached_columns=k + 1 + self.prefetch)
+                               cached_columns=k + 1 + _most_prefetched(self.prefetch))
         h = design.h
         if self.solver == "lars":
             res = nonnegative_lars(h, design.columns, k)
@@ -608,10 +621,13 @@ _LASSO_DOC_PARAMS = """
         float64). float32 halves memory and time; the selections on the tests'
         problems are identical.
     chunk_size : int or None, default=None
-        Features whose kernels are held at once; None keeps that near 32 MB.
+        Features whose kernels are held at once; None: tiles of ~1 MB (NOCCO:
+        ~64 MB of explicit kernels).
     prefetch : int, default=16
-        Extra Gram columns computed in the pass that computes a needed one, for
-        the features with the largest current correlation.
+        Extra Gram columns computed in the first pass that computes a needed
+        one, for the features with the largest current correlation; each
+        further pass prefetches twice as many, up to 64 (a long path makes
+        fewer passes). The selection does not depend on it.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
         Draws the block permutations (and the row subsample of ``max_samples``).
@@ -718,7 +734,7 @@ class HSICLasso(_KernelLassoBase):
     The ``n^2 x d`` design is never built. A first pass over the features
     computes ``X^T y`` and every kernel's norm; each later pass computes Gram
     columns of the features that become active (plus ``prefetch`` likely
-    ones). Time is ``O(passes d n^2)`` (``O(passes d n B M)`` in blocks), memory
+    ones, doubling with every pass up to 64). Time is ``O(passes d n^2)`` (``O(passes d n B M)`` in blocks), memory
     ``O(chunk n^2 + d n + d k)``; two passes suffice when the selected features
     are among the ``prefetch`` most correlated ones. Warns
     (``FewerFeaturesWarning``) when the path ends with fewer features.
