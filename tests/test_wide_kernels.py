@@ -30,7 +30,7 @@ def test_block_mi_equals_scikit_learn(n, d, classes, seed):
     ref = mutual_info_classif(X, y, random_state=seed)
     np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12)
     np.testing.assert_allclose(_mi_classif_block(X, y, random_state=seed,
-                                                 max_bytes=8 * n * n * 7), ref, atol=1e-12)
+                                                 max_bytes=8 * n * 7), ref, atol=1e-12)
 
 
 def test_block_mi_is_not_used_where_scikit_learn_takes_its_brute_force_path():

@@ -6,6 +6,7 @@ Seed ``002_2595f2849cd4c4da.txt`` FS17 (purity gain); seed 000 §4.1 (MI and CC 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from sklearn.feature_selection import mutual_info_classif, mutual_info_regression
 
 
@@ -227,8 +228,8 @@ def _tree_path(y, n_neighbors=3) -> bool:
 
 def _mi_classif_block(X, y, *, n_neighbors=3, random_state=None, max_bytes=2**25):
     """scikit-learn's ``mutual_info_classif`` on continuous columns, every column
-    at once: the same numbers, computed from pairwise distances in blocks of
-    columns (``max_bytes`` per block) instead of a KD-tree per column.
+    at once: the same numbers, computed from pairwise distances column by column
+    (the counts held for blocks of ``max_bytes``) instead of a KD-tree per column.
 
     It repeats scikit-learn's steps exactly (scaling by the standard deviation,
     the seeded 1e-10 jitter drawn for the whole matrix, Ross's estimator with
@@ -237,9 +238,9 @@ def _mi_classif_block(X, y, *, n_neighbors=3, random_state=None, max_bytes=2**25
     squared distances as its KD-tree does), so the scores equal its scores
     when it finds every class's neighbours with its KD-tree (every class of
     more than one row has at least 2k + 2 rows; :func:`mutual_info_scores`
-    uses this function only then; ``tests/test_scores.py`` checks). It pays
+    uses this function only then; ``tests/test_wide_kernels.py`` checks). It pays
     when rows are few and columns many (wide tables), where the per-column
-    tree dominates; cost O(n^2) per column.
+    tree dominates; cost O(n^2) per column, in a compiled loop (:func:`_mi_counts`).
     """
     from scipy.special import digamma
     from sklearn.preprocessing import scale
@@ -261,23 +262,53 @@ def _mi_classif_block(X, y, *, n_neighbors=3, random_state=None, max_bytes=2**25
     label_counts = counts[codes].astype(np.float64)
     k_all = np.minimum(n_neighbors, label_counts - 1)
     const = digamma(m) + digamma(k_all).mean() - digamma(label_counts).mean()
-    classes = [np.flatnonzero(codes == c) for c in np.unique(codes)]
-    block = max(1, int(max_bytes // (8 * m * m)))
+    k_rows = k_all.astype(np.int64)
+    block = max(1, int(max_bytes // (8 * m)))
     for start in range(0, d, block):
-        Xb = X[:, start:start + block].T  # (b, m)
-        # squared distances, as scikit-learn's KD-tree compares them (d^2 <= r^2)
-        D = np.square(Xb[:, :, None] - Xb[:, None, :])  # (b, m, m)
-        radius = np.empty((Xb.shape[0], m))
-        for rows in classes:
-            k = int(min(n_neighbors, rows.size - 1))
-            sub = D[:, rows][:, :, rows]
-            idx = np.arange(rows.size)
-            sub[:, idx, idx] = np.inf  # a row is not its own neighbour
-            radius[:, rows] = np.partition(sub, k - 1, axis=2)[:, :, k - 1]
-        radius = np.nextafter(np.sqrt(radius), 0)
-        m_all = (D <= np.square(radius)[:, :, None]).sum(axis=2)
+        Xb = np.ascontiguousarray(X[:, start:start + block].T)  # (b, m)
+        m_all = np.empty(Xb.shape, dtype=np.int64)
+        _mi_counts(Xb, codes.astype(np.int64), k_rows, m_all)
         out[start:start + block] = np.maximum(0.0, const - digamma(m_all).mean(axis=1))
     return out
+
+
+@njit(cache=True, nogil=True)
+def _mi_counts(Xt, codes, k_rows, out):  # pragma: no cover - numba
+    """Ross's counts for every column ``f`` (row of ``Xt``) and row ``i``: the rows
+    (itself included) whose squared distance is at most the squared radius
+    ``nextafter(sqrt(d_k), 0)``, ``d_k`` the ``k_rows[i]``-th smallest squared distance
+    to another row of its class -- what scikit-learn's KD-trees find."""
+    m = Xt.shape[1]
+    top = np.empty(max(1, k_rows.max()))
+    for f in range(Xt.shape[0]):
+        x = Xt[f]
+        for i in range(m):
+            k = k_rows[i]
+            nb = 0
+            for j in range(m):  # the k smallest, kept sorted (ties kept: a multiset)
+                if j == i or codes[j] != codes[i]:
+                    continue
+                v = x[i] - x[j]
+                v = v * v
+                if nb < k:
+                    p = nb
+                    nb += 1
+                elif v < top[k - 1]:
+                    p = k - 1
+                else:
+                    continue
+                while p > 0 and top[p - 1] > v:
+                    top[p] = top[p - 1]
+                    p -= 1
+                top[p] = v
+            r = np.nextafter(np.sqrt(top[k - 1]), 0.0)
+            r2 = r * r
+            cnt = 0
+            for j in range(m):
+                v = x[i] - x[j]
+                if v * v <= r2:
+                    cnt += 1
+            out[f, i] = cnt
 
 
 def mutual_info_scores(X, y, *, task: str = "classification", random_state=None, n_jobs=None,
