@@ -479,10 +479,16 @@ def test_sorted_mi_equals_scikit_learn():
     from sklearn.feature_selection import mutual_info_classif
 
     from featsieve.genetic._mi import mutual_info_classif_sorted
+    from featsieve.scores._univariate import MI_BLOCK_ROWS
 
+    for n in (300, MI_BLOCK_ROWS + 100):  # the compiled all-columns loop; the sorted path
+        _sorted_mi_case(n, mutual_info_classif, mutual_info_classif_sorted)
+
+
+def _sorted_mi_case(n, mutual_info_classif, mutual_info_classif_sorted):
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(300, 8))
-    y = (X[:, 0] + rng.normal(size=300) > 0).astype(int) + (X[:, 1] > 1)
+    X = rng.normal(size=(n, 8))
+    y = (X[:, 0] + rng.normal(size=n) > 0).astype(int) + (X[:, 1] > 1)
     y[5] = 7  # a class of one point (ignored by the estimator)
     X[:, 3] = np.round(X[:, 3], 1)  # ties, broken by the seeded noise
     X[:, 4] *= 1e6

@@ -104,8 +104,10 @@ class PresortedCART:
         self.n_classes = len(self.classes_)
         n, d = self.X.shape
         self.order = np.empty((n, d), dtype=np.int32, order="F")
-        for j in range(d):
-            self.order[:, j] = np.argsort(self.X[:, j], kind="stable")
+        step = max(1, (1 << 22) // max(n, 1))  # blocks of columns: ~32 MB of int64 indices
+        for lo in range(0, d, step):
+            self.order[:, lo:lo + step] = np.argsort(self.X[:, lo:lo + step], axis=0,
+                                                     kind="stable")
         p = estimator.get_params()
         self.max_depth = -1 if p["max_depth"] is None else int(p["max_depth"])
         self.min_samples_split = max(int(p["min_samples_split"]), 2)
