@@ -159,3 +159,21 @@ def test_duplicate_columns_equals_the_pairwise_definition(dtype, monkeypatch):
     np.testing.assert_array_equal(v.duplicate_columns(X, kinds), expected)
     assert sum(e != j for j, e in enumerate(expected)) >= 3
 
+
+
+@pytest.mark.parametrize("value,kind", [
+    ([1, 2], "list"), (np.array([1, 2]), "ndarray"), ((1, 2), "tuple"), ({"a": 1}, "dict"),
+    ({1, 2}, "set"), (frozenset({1}), "frozenset"),
+])
+def test_a_column_of_containers_is_refused_by_name(value, kind):
+    X, y = _df()
+    X["box"] = pd.Series([value] * len(X), dtype=object)
+    X.loc[0, "box"] = "text"  # a mix of a container and plain values is refused as well
+    before = X.copy()
+    with pytest.raises(validation.ColumnValueError, match=f"Column 'box' holds {kind} values"):
+        UnivariateFilter("cc").fit(X, y)
+    with pytest.raises(ValueError, match="'box'"):  # also a ValueError: the CLI exits with 2
+        validation.describe_columns(X)
+    with pytest.raises(TypeError, match="'box'"):
+        validation.describe_columns(X)
+    pd.testing.assert_frame_equal(X, before)

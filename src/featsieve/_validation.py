@@ -24,6 +24,7 @@ from ._warnings import FeatsieveWarning, ParameterWarning
 __all__ = [
     "ColumnDescription",
     "ColumnKindWarning",
+    "ColumnValueError",
     "ConstantFeatureWarning",
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
@@ -335,6 +336,35 @@ def _refuse(name, dtype, hint=""):
         "before selection.")
 
 
+class ColumnValueError(TypeError, ValueError):
+    """A column holds values that are not single cells (lists, arrays, tuples, dicts, sets).
+
+    A ``TypeError`` (the value's type is wrong) that is also a ``ValueError``, so a
+    front end that reports bad input by catching ``ValueError`` reports this one too.
+    """
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray, pd.Series)
+
+
+def _refuse_containers(name, values) -> None:
+    """Raise :class:`ColumnValueError` naming ``name`` if a value is a container."""
+    bad = next((v for v in values
+                if isinstance(v, _CONTAINERS) or not pd.api.types.is_hashable(v)), None)
+    if bad is None:
+        return
+    raise ColumnValueError(
+        f"Column {name!r} holds {type(bad).__name__} values (first: {_short(bad)}), which "
+        "featsieve cannot read: each cell must be one value (a number, a category or a date). "
+        "Expand the column into one column per element, or drop it, before selection.")
+
+
+def _short(value, width: int = 40) -> str:
+    """``repr`` of a value cut to ``width`` characters."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _column_kind(name, s: pd.Series):
     """``(kind, text_number_mark or None, note)`` of one column, or raise for other dtypes."""
     dt = s.dtype
@@ -354,15 +384,14 @@ def _column_kind(name, s: pd.Series):
         _refuse(name, dt)
     try:
         uniq = pd.Series(s.dropna().unique())
-    except TypeError:  # unhashable values: dicts, lists, sets
-        bad = next(v for v in s if isinstance(v, (dict, list, set)))
-        raise TypeError(
-            f"Column {name!r} holds {type(bad).__name__} values, which featsieve cannot read: "
-            "each argument must be a string or a number (a category, a number or a date)."
-        ) from None
+    except TypeError:  # unhashable values: dicts, lists, sets, NumPy arrays (Parquet lists)
+        _refuse_containers(name, s.dropna())
+        raise  # pragma: no cover - every unhashable value is refused above
     if uniq.empty:
         return "numeric", None, ""
     inferred = pd.api.types.infer_dtype(uniq, skipna=True)
+    if inferred in ("mixed", "mixed-integer"):  # hashable containers: tuples, frozensets
+        _refuse_containers(name, uniq)
     if inferred == "boolean":
         return "boolean", None, ""
     if inferred in ("integer", "floating", "mixed-integer-float", "decimal"):
