@@ -46,6 +46,48 @@ def test_stability_random_selections_near_zero():
     assert abs(nogueira_stability(Z)["stability"]) < 0.02
 
 
+def test_stability_interval_stays_in_the_measures_range():
+    # six repeats keep columns 0-4, one drops column 2: 0.9255 ± 0.088 reaches past 1
+    Z = np.zeros((6, 9), bool)
+    Z[:, :5] = True
+    Z[1, 2] = False
+    out = nogueira_stability(Z)
+    assert out["stability"] == pytest.approx(0.9255172413793104)
+    half = stats.norm.ppf(0.975) * np.sqrt(out["variance"])
+    assert out["stability"] + half > 1  # the normal interval would leave the range
+    assert out["ci"] == pytest.approx([out["stability"] - half, 1.0])
+    assert out["note"] is None
+    # the lower end stops at the estimator's bound -1/(M-1)
+    Z = np.array([[1, 0], [0, 1], [1, 0], [0, 1]], bool)
+    out = nogueira_stability(Z)
+    assert out["stability"] == pytest.approx(-1 / 3)
+    assert out["ci"][0] >= -1 / 3 - 1e-12 and out["ci"][1] <= 1
+
+
+def test_stability_of_nearly_full_selections_is_undefined_with_a_note():
+    # five repeats keep all 79 columns but one repeat drops one: the estimate was about
+    # -0.01 with an interval of about ±1.1 - it says nothing, so there is none
+    Z = np.ones((5, 79), bool)
+    Z[0, 3] = False
+    out = nogueira_stability(Z)
+    assert out["stability"] is None and out["variance"] is None
+    assert out["ci"] == [None, None]
+    assert "all but fewer than one of the 79 columns on average (78.8 of 79)" in out["note"]
+    Z = np.zeros((5, 79), bool)  # nearly empty selections: the same
+    Z[0, 3] = True
+    assert "fewer than one column on average (0.2 of 79)" in nogueira_stability(Z)["note"]
+    # identical full selections keep their stability of 1 and no note
+    full = nogueira_stability(np.ones((5, 79), bool))
+    assert full["stability"] == 1.0 and full["note"] is None
+
+
+def test_cli_shows_a_clipped_stability_interval_as_an_interval():
+    from featsieve.cli import _stability_cell
+
+    assert _stability_cell(0.9255, [0.8374, 1.0]) == "0.93 [0.84, 1.00]"
+    assert _stability_cell(1 / 3, [1 / 3 - 0.2, 1 / 3 + 0.2]) == "0.33 ± 0.2"
+
+
 def test_holm_known_values():
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.5, None, 0.01]) == [pytest.approx(0.5), None, pytest.approx(0.02)]

@@ -155,6 +155,15 @@ def _half(ci, mean):
     return (hi - lo) / 2
 
 
+def _stability_cell(st, ci):
+    """``st ± half``, or ``st [lo, hi]`` when the interval was clipped to the measure's range
+    (an interval reaching past 1 or below ``-1/(M-1)``) and is no longer symmetric."""
+    lo, hi = ci if ci is not None else (None, None)
+    if lo is None or hi is None or abs((hi - st) - (st - lo)) < 5e-3:
+        return _pm(st, _half(ci, st), digits=2)
+    return f"{_pm(st, None, digits=2)} [{lo:.2f}, {hi:.2f}]"
+
+
 def _print_table(result):
     """The comparison table: one row per method (the columns of ``to_frame()``)."""
     df = result.to_frame()
@@ -176,7 +185,7 @@ def _print_table(result):
             "-" if r.p_value_adj is None or r.p_value_adj != r.p_value_adj
             else f"{r.p_value_adj:.3g}",
             r.vs_all if isinstance(r.vs_all, str) else "-",
-            "-" if st is None else _pm(st, _half(r.stability_ci, st), digits=2),
+            "-" if st is None else _stability_cell(st, r.stability_ci),
             _fmt(r.gap, 3), f"{r.seconds:.2f}", str(r.model_fits), str(r.tuned or "")])
     if "nested_cv" in df.columns:  # compare --audit
         headers += ["noise infl", "± se", "pool", "nested cv", "± sd"]
