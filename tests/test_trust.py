@@ -411,3 +411,12 @@ def test_embedded_prefit_reads_the_given_model_and_checks_its_columns():
     assert pre.n_model_fits_ == 0 and own.n_model_fits_ == 1
     with pytest.raises(ValueError, match="fitted on the 11 columns"):
         EmbeddedSelector(model, prefit=True).fit(X[:, :11], y)
+
+
+@pytest.mark.parametrize("counts,chance", [((90, 10), "0.5 for 2"), ((80, 10, 10), "0.3333 for 3"),
+                                           ((70, 10, 10, 10), "0.25 for 4")])
+def test_balanced_accuracy_note_gives_the_chance_level_of_the_classes(counts, chance):
+    y = np.repeat(np.arange(len(counts)), counts)
+    m = resolve_metric(None, "classification", y)
+    assert m.name == "balanced_accuracy"
+    assert m.reason.endswith(f"predicting the majority class scores 1/classes ({chance})")

@@ -444,9 +444,11 @@ def resolve_metric(scoring, task: str, y=None) -> Metric:
                 share = counts[counts > 0].min() / counts.sum()
                 if share < IMBALANCE:
                     scoring = "balanced_accuracy"
+                    n_classes = int((counts > 0).sum())
                     reason = (f"the smallest class is {share:.1%} of the rows (under "
                               f"{IMBALANCE:.0%}): balanced accuracy, not accuracy, so that "
-                              "predicting the majority class scores 0.5")
+                              "predicting the majority class scores 1/classes "
+                              f"({1 / n_classes:.4g} for {n_classes})")
         else:
             scoring = "neg_mean_squared_error"
     aliases = {"mse": "neg_mean_squared_error", "mae": "neg_mean_absolute_error",
