@@ -72,6 +72,13 @@ def _names_str(names) -> str:
     return head
 
 
+def _columns(names, singular: str, plural: str) -> str:
+    """``Column 'a' is`` or ``Columns 'a', 'b' are``: the subject of a message and its verb."""
+    if len(names) == 1:
+        return f"Column {_names_str(names)} {singular}"
+    return f"Columns {_names_str(names)} {plural}"
+
+
 def _column_names(X, n_features: int) -> list:
     if hasattr(X, "columns"):
         return list(X.columns)
@@ -525,8 +532,8 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
     nums = _check_override(names, numeric, "numeric")
     both = [c for c in cats if c in set(nums)]
     if both:
-        raise ValueError(f"Columns {_names_str(both)} are named in both categorical and numeric; "
-                         "name each in one.")
+        raise ValueError(f"{_columns(both, 'is', 'are')} named in both categorical and "
+                         "numeric; name each in one.")
     d = len(names)
     kinds = np.empty(d, dtype=object)
     notes, text_numbers, categories = {}, {}, {}
@@ -576,12 +583,15 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
                 "COL) to read one as categories.",
                 ColumnKindWarning, stacklevel=3)
         if left_out.any():
+            ids = [names[j] for j in np.flatnonzero(left_out)]
+            one = len(ids) == 1
             warnings.warn(
-                f"Columns {_names_str([names[j] for j in np.flatnonzero(left_out)])} are "
-                "ID-like (a distinct value on every row, or on at least 98% of them: an ID, a "
-                "row index such as R's rownames or a saved pandas index) and are left out of the "
-                "selection (CLI: --drop COL leaves one out of the written table too). Name one in "
-                "numeric=[...] or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
+                f"{_columns(ids, 'is', 'are')} ID-like (a distinct value on every row, or on at "
+                "least 98% of them: an ID, a row index such as R's rownames or a saved pandas "
+                f"index) and {'is' if one else 'are'} left out of the selection (CLI: --drop COL "
+                "leaves one out of the written table too). "
+                f"{'Name it' if one else 'Name one'} in numeric=[...] or categorical=[...] "
+                "(CLI: --numeric/--categorical COL) to keep it.",
                 ColumnKindWarning, stacklevel=3)
     return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
                              notes=notes, text_numbers=text_numbers)
@@ -757,12 +767,13 @@ def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bo
             bad = inf or huge
             if bad:
                 cols = [names[i] for i in bad] if names else [f"x{i}" for i in bad]
-                raise ValueError(f"Columns {_names_str(cols)} " + (
-                    "hold infinite values (inf or -inf). Replace them with NaN, which featsieve "
-                    "reads as missing (e.g. X.replace([np.inf, -np.inf], np.nan)), or with a "
-                    "finite number." if inf else
-                    "have values beyond ±1e38, outside the float32 range that tree models "
-                    "compute in. Rescale them (e.g. divide by a power of ten, or take a log)."))
+                raise ValueError(
+                    _columns(cols, "holds", "hold") + " infinite values (inf or -inf). Replace "
+                    "them with NaN, which featsieve reads as missing (e.g. "
+                    "X.replace([np.inf, -np.inf], np.nan)), or with a finite number." if inf else
+                    _columns(cols, "has", "have") + " values beyond ±1e38, outside the float32 "
+                    "range that tree models compute in. Rescale them (e.g. divide by a power of "
+                    "ten, or take a log).")
     return check_array(
         values,
         accept_sparse=["csr", "csc"] if accept_sparse else False,
