@@ -502,7 +502,8 @@ def _parallel_backend(backend, scheduler):
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the reduced table (--drop and ID-like columns, selected columns, "
-                   "target) here.")
+                   "target) here. From a CSV file, a CSV output has every cell as the "
+                   "file has it, a Parquet output the ID-like columns as text.")
 @click.option("--column-group", "column_group", multiple=True, metavar="NAME=COL1,COL2,...",
               help="Make these columns one unit, kept or dropped together (a one-hot block, "
                    "the parts of a date, a sensor's channels); repeat for several.")
@@ -568,6 +569,13 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                 tname = target if target is not None else y.name
                 reduced = pd.concat([dropped, X[ids], X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
+                # a CSV's cells as they were written: "0526301100" stays so, not 526301100
+                # (a Parquet output keeps the parsed types but for the ID-like columns)
+                text = io.read_text_columns(data, list(reduced.columns))
+                if text is not None and len(text) == len(reduced):
+                    parquet = output != "-" and io.check_table_path(output)[0]
+                    for c in ids if parquet else reduced.columns:
+                        reduced[c] = text[c].to_numpy()
                 if output == "-":  # standard output; the listing goes to standard error
                     reduced.to_csv(sys.stdout, index=False)
                 else:
