@@ -2,6 +2,7 @@
 stability, grouped and time-ordered splits, the user's metric, small tables."""
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -420,3 +421,19 @@ def test_balanced_accuracy_note_gives_the_chance_level_of_the_classes(counts, ch
     m = resolve_metric(None, "classification", y)
     assert m.name == "balanced_accuracy"
     assert m.reason.endswith(f"predicting the majority class scores 1/classes ({chance})")
+
+
+def test_compare_notes_a_stability_it_cannot_give():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 20))
+    y = (X[:, 0] + rng.normal(size=150) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = featsieve.compare(X, y, methods=["cc"], estimator="tree", n_repeats=5,
+                              k_grid=[19, 20], n_jobs=1)
+    row = {x["method"]: x for x in r.rows}["cc"]
+    assert row["n_selected_range"] == [19, 20]  # 19.2 of 20 kept on average
+    assert row["stability"] is None and row["stability_ci"] == [None, None]
+    assert "_stability_note" not in row
+    assert any(n.startswith("cc: stability undefined: the selections keep all but fewer than "
+                            "one of the 20 columns on average (19.2 of 20)") for n in r.notes)
