@@ -372,3 +372,15 @@ def test_select_counts_name_the_constant_columns(tmp_path, capsys):
     assert rc == 0, err
     assert out.splitlines()[0] == ("cc: kept 2 of 5 columns (1 constant, which no method can "
                                    "keep: flat)")
+
+
+def test_a_parquet_column_of_lists_is_refused_by_name(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    df = _good(tmp_path)
+    df["lst"] = [[1, 2]] * len(df)  # read back from Parquet as NumPy arrays
+    p = tmp_path / "lists.parquet"
+    df.to_parquet(p)
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
+    assert rc == 2 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Column 'lst' holds ndarray values (first: array([1, 2]))" in err

@@ -437,3 +437,22 @@ def test_lesson_published_numbers_with_the_seed_tree():
             PUBLISHED["noise"][(r["selected"], r["source"])]
         if r["inflation"] is not None:
             assert round(r["inflation"], 4) == PUBLISHED["inflation"][r["selected"]]
+
+
+@pytest.mark.parametrize("task,metric,own,test,sentence", [
+    # mse is lower-is-better: an own number under the test number is the optimistic one
+    ("regression", "mse", 6.633e8, 7.676e8, "is 1e+08 below what it delivers on unseen rows "
+     "(6.633e+08 vs 7.676e+08 mse, lower is better): optimistic."),
+    ("regression", "mse", 7.676e8, 6.633e8, "is 1e+08 above what it delivers on unseen rows "
+     "(7.676e+08 vs 6.633e+08 mse, lower is better): pessimistic."),
+    ("classification", "accuracy", 0.9, 0.8, "is 0.1 above what it delivers on unseen rows "
+     "(0.9 vs 0.8 accuracy, higher is better): optimistic."),
+    ("classification", "accuracy", 0.8, 0.9, "is 0.1 below what it delivers on unseen rows "
+     "(0.8 vs 0.9 accuracy, higher is better): pessimistic."),
+])
+def test_verdict_direction_follows_the_metric(task, metric, own, test, sentence):
+    from featsieve.evaluation._inflation import InflationResult, _better_by
+
+    res = InflationResult("forward", task, metric, 100, 5, {}, {
+        "selection_score": own, "test_score": test, "gap": _better_by(task, own, test)})
+    assert res.verdict() == "Forward's own number " + sentence

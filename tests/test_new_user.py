@@ -172,3 +172,40 @@ def test_report_command_line_is_a_shell_line():
     assert "(" not in line and "'" in line
     assert "featsieve compare 'my data.csv' --target y --drop id --drop 'row name'" in line
     assert "--categorical zip" in line
+
+
+def _ames_like(tmp_path):
+    """Ames' PID "0526301100" was written back as 526301100; a whole-number column with a
+    missing cell came back as "7.0", and "NA" as an empty cell."""
+    rng = np.random.default_rng(0)
+    n = 60
+    x = rng.normal(size=n)
+    pid = [f"0{526301100 + 37 * i}" for i in range(n)]
+    whole = [str(v) for v in rng.integers(1, 9, n)]
+    whole[3] = "NA"
+    lines = ["PID,x,whole,y"] + [f"{p},{v:.3f},{w},{'yes' if v > 0 else 'no'}"
+                                 for p, v, w in zip(pid, x, whole, strict=True)]
+    src = tmp_path / "ames.csv"
+    src.write_text("\n".join(lines) + "\n")
+    return src, lines, pid
+
+
+def test_select_output_keeps_the_csv_cells_as_written(tmp_path, capsys):
+    src, lines, _ = _ames_like(tmp_path)
+    out = tmp_path / "reduced.csv"
+    rc = main(["select", str(src), "-t", "y", "--method", "cc", "-k", "2", "-o", str(out),
+               "-q"])
+    assert rc == 0 and "PID" in capsys.readouterr().out
+    assert out.read_text().splitlines() == lines  # every cell as the source has it
+    assert src.read_text().splitlines() == lines
+
+
+def test_select_parquet_output_keeps_an_id_as_text(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    src, _, pid = _ames_like(tmp_path)
+    out = tmp_path / "reduced.parquet"
+    assert main(["select", str(src), "-t", "y", "--method", "cc", "-k", "2", "-o", str(out),
+                 "-q"]) == 0
+    back = pd.read_parquet(out)
+    assert back["PID"].tolist() == pid  # the identifier as text; features keep their types
+    assert back["x"].dtype == np.float64 and np.isnan(back["whole"][3])

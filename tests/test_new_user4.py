@@ -88,7 +88,7 @@ def test_duplicate_names_infinite_values_and_encodings_get_one_clear_line(tmp_pa
     with pytest.raises(ValueError, match="duplicate column names: 'age'"):
         featsieve.compare(dup, y, methods=["cc"], n_repeats=1)
     inf = X.drop(columns="alive").assign(fare=np.r_[np.inf, X["fare"].to_numpy()[1:]])
-    with pytest.raises(ValueError, match="'fare' hold infinite values.*Replace them with NaN"):
+    with pytest.raises(ValueError, match="Column 'fare' holds infinite values.*Replace them with NaN"):
         featsieve.make_selector("cc", task="classification").fit(inf, y)
     from featsieve.io import load_data
 

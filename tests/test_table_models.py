@@ -151,3 +151,36 @@ def test_elm_takes_missing_values_and_categories(cls):
     assert np.all(np.isfinite(np.asarray(pred, dtype=float)))
     if cls is ELMClassifier:  # one-hot categories make {1, 4} learnable
         assert (pred == y[200:]).mean() > 0.9
+
+
+def test_mlp_regression_scales_a_large_target():
+    """House-price sized targets: the network fits a standardised target, so it beats the
+    mean; categories, row weights and clones still reach the Pipeline inside."""
+    from sklearn.base import clone
+    from sklearn.compose import TransformedTargetRegressor
+
+    from featsieve._resources import model_kind
+    from featsieve.models import inner_model, takes_sample_weight
+
+    rng = np.random.default_rng(0)
+    n = 400
+    X = np.c_[rng.normal(size=n), rng.integers(0, 3, n).astype(float), rng.normal(size=n)]
+    X[::13, 0] = np.nan
+    y = 2e5 + 5e4 * np.nan_to_num(X[:, 0]) + 3e4 * (X[:, 1] == 1) + rng.normal(0, 1e4, n)
+    m = make_model("mlp", "regression", random_state=0)
+    assert isinstance(m, TransformedTargetRegressor)
+    assert clone(m).get_params()["regressor__mlpregressor__random_state"] == 0
+    assert model_kind(m) == "mlp" and takes_sample_weight(m)
+    w = np.ones(300)
+    fitted = fit_model(m, X[:300], y[:300], categorical=[False, True, False], sample_weight=w)
+    prep = fitted.regressor_.steps[0][1]
+    assert prep.categorical.tolist() == [False, True, False]  # the inner TablePrep got them
+    assert prep.owner_.tolist() == [0, 2, 0, 1, 1, 1]  # x, z, x missing, three categories
+    assert m.regressor.steps[0][1].categorical is None  # the caller's model is untouched
+    assert type(inner_model(fitted)).__name__ == "MLPRegressor"
+    mse = np.mean((fitted.predict(X[300:]) - y[300:]) ** 2)
+    mean_mse = np.mean((y[:300].mean() - y[300:]) ** 2)
+    assert mse < 0.2 * mean_mse  # unscaled, the network stayed far above the mean's error
+    imp = model_importances(fitted, X[300:], y[300:], random_state=0)
+    assert imp.shape == (3,) and int(np.argmax(imp)) == 0
+    assert isinstance(make_model("mlp", "classification"), type(m.regressor))  # a Pipeline

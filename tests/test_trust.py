@@ -2,6 +2,7 @@
 stability, grouped and time-ordered splits, the user's metric, small tables."""
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,48 @@ def test_stability_random_selections_near_zero():
     for row in Z:
         row[rng.choice(50, 10, replace=False)] = True
     assert abs(nogueira_stability(Z)["stability"]) < 0.02
+
+
+def test_stability_interval_stays_in_the_measures_range():
+    # six repeats keep columns 0-4, one drops column 2: 0.9255 ± 0.088 reaches past 1
+    Z = np.zeros((6, 9), bool)
+    Z[:, :5] = True
+    Z[1, 2] = False
+    out = nogueira_stability(Z)
+    assert out["stability"] == pytest.approx(0.9255172413793104)
+    half = stats.norm.ppf(0.975) * np.sqrt(out["variance"])
+    assert out["stability"] + half > 1  # the normal interval would leave the range
+    assert out["ci"] == pytest.approx([out["stability"] - half, 1.0])
+    assert out["note"] is None
+    # the lower end stops at the estimator's bound -1/(M-1)
+    Z = np.array([[1, 0], [0, 1], [1, 0], [0, 1]], bool)
+    out = nogueira_stability(Z)
+    assert out["stability"] == pytest.approx(-1 / 3)
+    assert out["ci"][0] >= -1 / 3 - 1e-12 and out["ci"][1] <= 1
+
+
+def test_stability_of_nearly_full_selections_is_undefined_with_a_note():
+    # five repeats keep all 79 columns but one repeat drops one: the estimate was about
+    # -0.01 with an interval of about ±1.1 - it says nothing, so there is none
+    Z = np.ones((5, 79), bool)
+    Z[0, 3] = False
+    out = nogueira_stability(Z)
+    assert out["stability"] is None and out["variance"] is None
+    assert out["ci"] == [None, None]
+    assert "all but fewer than one of the 79 columns on average (78.8 of 79)" in out["note"]
+    Z = np.zeros((5, 79), bool)  # nearly empty selections: the same
+    Z[0, 3] = True
+    assert "fewer than one column on average (0.2 of 79)" in nogueira_stability(Z)["note"]
+    # identical full selections keep their stability of 1 and no note
+    full = nogueira_stability(np.ones((5, 79), bool))
+    assert full["stability"] == 1.0 and full["note"] is None
+
+
+def test_cli_shows_a_clipped_stability_interval_as_an_interval():
+    from featsieve.cli import _stability_cell
+
+    assert _stability_cell(0.9255, [0.8374, 1.0]) == "0.93 [0.84, 1.00]"
+    assert _stability_cell(1 / 3, [1 / 3 - 0.2, 1 / 3 + 0.2]) == "0.33 ± 0.2"
 
 
 def test_holm_known_values():
@@ -369,3 +412,28 @@ def test_embedded_prefit_reads_the_given_model_and_checks_its_columns():
     assert pre.n_model_fits_ == 0 and own.n_model_fits_ == 1
     with pytest.raises(ValueError, match="fitted on the 11 columns"):
         EmbeddedSelector(model, prefit=True).fit(X[:, :11], y)
+
+
+@pytest.mark.parametrize("counts,chance", [((90, 10), "0.5 for 2"), ((80, 10, 10), "0.3333 for 3"),
+                                           ((70, 10, 10, 10), "0.25 for 4")])
+def test_balanced_accuracy_note_gives_the_chance_level_of_the_classes(counts, chance):
+    y = np.repeat(np.arange(len(counts)), counts)
+    m = resolve_metric(None, "classification", y)
+    assert m.name == "balanced_accuracy"
+    assert m.reason.endswith(f"predicting the majority class scores 1/classes ({chance})")
+
+
+def test_compare_notes_a_stability_it_cannot_give():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(150, 20))
+    y = (X[:, 0] + rng.normal(size=150) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = featsieve.compare(X, y, methods=["cc"], estimator="tree", n_repeats=5,
+                              k_grid=[19, 20], n_jobs=1)
+    row = {x["method"]: x for x in r.rows}["cc"]
+    assert row["n_selected_range"] == [19, 20]  # 19.2 of 20 kept on average
+    assert row["stability"] is None and row["stability_ci"] == [None, None]
+    assert "_stability_note" not in row
+    assert any(n.startswith("cc: stability undefined: the selections keep all but fewer than "
+                            "one of the 20 columns on average (19.2 of 20)") for n in r.notes)

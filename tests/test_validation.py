@@ -159,3 +159,43 @@ def test_duplicate_columns_equals_the_pairwise_definition(dtype, monkeypatch):
     np.testing.assert_array_equal(v.duplicate_columns(X, kinds), expected)
     assert sum(e != j for j, e in enumerate(expected)) >= 3
 
+
+
+@pytest.mark.parametrize("value,kind", [
+    ([1, 2], "list"), (np.array([1, 2]), "ndarray"), ((1, 2), "tuple"), ({"a": 1}, "dict"),
+    ({1, 2}, "set"), (frozenset({1}), "frozenset"),
+])
+def test_a_column_of_containers_is_refused_by_name(value, kind):
+    X, y = _df()
+    X["box"] = pd.Series([value] * len(X), dtype=object)
+    X.loc[0, "box"] = "text"  # a mix of a container and plain values is refused as well
+    before = X.copy()
+    with pytest.raises(validation.ColumnValueError, match=f"Column 'box' holds {kind} values"):
+        UnivariateFilter("cc").fit(X, y)
+    with pytest.raises(ValueError, match="'box'"):  # also a ValueError: the CLI exits with 2
+        validation.describe_columns(X)
+    with pytest.raises(TypeError, match="'box'"):
+        validation.describe_columns(X)
+    pd.testing.assert_frame_equal(X, before)
+
+
+def test_column_messages_agree_with_one_or_several_columns():
+    X, y = _df(n=60)
+    one = X.assign(**{"Unnamed: 0": np.arange(60)})
+    with pytest.warns(validation.ColumnKindWarning) as rec:
+        validation.describe_columns(one)
+    msg = next(str(w.message) for w in rec if "ID-like" in str(w.message))
+    assert msg.startswith("Column 'Unnamed: 0' is ID-like (")
+    assert "and is left out of the selection" in msg and "Name it in numeric=" in msg
+    two = one.assign(id=np.arange(60) + 100)
+    with pytest.warns(validation.ColumnKindWarning) as rec:
+        validation.describe_columns(two)
+    msg = next(str(w.message) for w in rec if "ID-like" in str(w.message))
+    assert msg.startswith("Columns 'Unnamed: 0', 'id' are ID-like (")
+    assert "and are left out of the selection" in msg and "Name one in numeric=" in msg
+    with pytest.raises(ValueError, match=r"^Column 'a' has values beyond ±1e38"):
+        validate_X(X.assign(a=1e39))
+    with pytest.raises(ValueError, match=r"^Columns 'a', 'b' hold infinite values"):
+        validate_X(X.assign(a=np.inf, b=-np.inf))
+    with pytest.raises(ValueError, match=r"^Column 'a' is named in both categorical and numeric"):
+        validation.describe_columns(X, categorical=["a"], numeric=["a"])

@@ -8,8 +8,9 @@ __all__ = ["model_importances"]
 
 
 def _final_step(estimator):
-    steps = getattr(estimator, "steps", None)
-    return steps[-1][1] if steps else estimator
+    from .models import inner_model
+
+    return inner_model(estimator)
 
 
 def _per_input(estimator, imp: np.ndarray) -> np.ndarray:
@@ -20,7 +21,9 @@ def _per_input(estimator, imp: np.ndarray) -> np.ndarray:
     missing-value indicator) maps the final step's importances back, so an
     original column's importance is the sum of its parts'.
     """
-    for _, step in (getattr(estimator, "steps", None) or [])[:-1]:
+    from .models import _unwrap_target
+
+    for _, step in (getattr(_unwrap_target(estimator), "steps", None) or [])[:-1]:
         owner = getattr(step, "owner_", None)
         if owner is not None and len(owner) == len(imp):
             return np.bincount(owner, weights=imp, minlength=step.n_features_in_)

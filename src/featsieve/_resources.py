@@ -196,10 +196,9 @@ def model_kind(estimator) -> str:
     """Which constants of :func:`fit_seconds` an estimator's fits follow (by class name)."""
     if estimator is None:
         return "tree"
-    name = type(estimator).__name__.lower()
-    steps = getattr(estimator, "steps", None)
-    if steps:
-        name = type(steps[-1][1]).__name__.lower()
+    from .models import inner_model
+
+    name = type(inner_model(estimator)).__name__.lower()
     for key, kind in (("lgbm", "lightgbm"), ("lightgbm", "lightgbm"), ("tree", "tree"),
                       ("logistic", "logistic"), ("linear", "logistic"), ("ridge", "logistic"),
                       ("mlp", "mlp"), ("elm", "elm")):

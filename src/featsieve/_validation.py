@@ -24,6 +24,7 @@ from ._warnings import FeatsieveWarning, ParameterWarning
 __all__ = [
     "ColumnDescription",
     "ColumnKindWarning",
+    "ColumnValueError",
     "ConstantFeatureWarning",
     "DuplicateFeatureWarning",
     "FewerFeaturesWarning",
@@ -69,6 +70,13 @@ def _names_str(names) -> str:
     if len(names) > _MAX_LISTED:
         head += f" and {len(names) - _MAX_LISTED} more"
     return head
+
+
+def _columns(names, singular: str, plural: str) -> str:
+    """``Column 'a' is`` or ``Columns 'a', 'b' are``: the subject of a message and its verb."""
+    if len(names) == 1:
+        return f"Column {_names_str(names)} {singular}"
+    return f"Columns {_names_str(names)} {plural}"
 
 
 def _column_names(X, n_features: int) -> list:
@@ -335,6 +343,35 @@ def _refuse(name, dtype, hint=""):
         "before selection.")
 
 
+class ColumnValueError(TypeError, ValueError):
+    """A column holds values that are not single cells (lists, arrays, tuples, dicts, sets).
+
+    A ``TypeError`` (the value's type is wrong) that is also a ``ValueError``, so a
+    front end that reports bad input by catching ``ValueError`` reports this one too.
+    """
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray, pd.Series)
+
+
+def _refuse_containers(name, values) -> None:
+    """Raise :class:`ColumnValueError` naming ``name`` if a value is a container."""
+    bad = next((v for v in values
+                if isinstance(v, _CONTAINERS) or not pd.api.types.is_hashable(v)), None)
+    if bad is None:
+        return
+    raise ColumnValueError(
+        f"Column {name!r} holds {type(bad).__name__} values (first: {_short(bad)}), which "
+        "featsieve cannot read: each cell must be one value (a number, a category or a date). "
+        "Expand the column into one column per element, or drop it, before selection.")
+
+
+def _short(value, width: int = 40) -> str:
+    """``repr`` of a value cut to ``width`` characters."""
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _column_kind(name, s: pd.Series):
     """``(kind, text_number_mark or None, note)`` of one column, or raise for other dtypes."""
     dt = s.dtype
@@ -354,15 +391,14 @@ def _column_kind(name, s: pd.Series):
         _refuse(name, dt)
     try:
         uniq = pd.Series(s.dropna().unique())
-    except TypeError:  # unhashable values: dicts, lists, sets
-        bad = next(v for v in s if isinstance(v, (dict, list, set)))
-        raise TypeError(
-            f"Column {name!r} holds {type(bad).__name__} values, which featsieve cannot read: "
-            "each argument must be a string or a number (a category, a number or a date)."
-        ) from None
+    except TypeError:  # unhashable values: dicts, lists, sets, NumPy arrays (Parquet lists)
+        _refuse_containers(name, s.dropna())
+        raise  # pragma: no cover - every unhashable value is refused above
     if uniq.empty:
         return "numeric", None, ""
     inferred = pd.api.types.infer_dtype(uniq, skipna=True)
+    if inferred in ("mixed", "mixed-integer"):  # hashable containers: tuples, frozensets
+        _refuse_containers(name, uniq)
     if inferred == "boolean":
         return "boolean", None, ""
     if inferred in ("integer", "floating", "mixed-integer-float", "decimal"):
@@ -496,8 +532,8 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
     nums = _check_override(names, numeric, "numeric")
     both = [c for c in cats if c in set(nums)]
     if both:
-        raise ValueError(f"Columns {_names_str(both)} are named in both categorical and numeric; "
-                         "name each in one.")
+        raise ValueError(f"{_columns(both, 'is', 'are')} named in both categorical and "
+                         "numeric; name each in one.")
     d = len(names)
     kinds = np.empty(d, dtype=object)
     notes, text_numbers, categories = {}, {}, {}
@@ -547,12 +583,15 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
                 "COL) to read one as categories.",
                 ColumnKindWarning, stacklevel=3)
         if left_out.any():
+            ids = [names[j] for j in np.flatnonzero(left_out)]
+            one = len(ids) == 1
             warnings.warn(
-                f"Columns {_names_str([names[j] for j in np.flatnonzero(left_out)])} are "
-                "ID-like (a distinct value on every row, or on at least 98% of them: an ID, a "
-                "row index such as R's rownames or a saved pandas index) and are left out of the "
-                "selection (CLI: --drop COL leaves one out of the written table too). Name one in "
-                "numeric=[...] or categorical=[...] (CLI: --numeric/--categorical COL) to keep it.",
+                f"{_columns(ids, 'is', 'are')} ID-like (a distinct value on every row, or on at "
+                "least 98% of them: an ID, a row index such as R's rownames or a saved pandas "
+                f"index) and {'is' if one else 'are'} left out of the selection (CLI: --drop COL "
+                "leaves one out of the written table too). "
+                f"{'Name it' if one else 'Name one'} in numeric=[...] or categorical=[...] "
+                "(CLI: --numeric/--categorical COL) to keep it.",
                 ColumnKindWarning, stacklevel=3)
     return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
                              notes=notes, text_numbers=text_numbers)
@@ -728,12 +767,13 @@ def validate_X(X, *, allow_nan: bool = True, dtype=np.float64, accept_sparse: bo
             bad = inf or huge
             if bad:
                 cols = [names[i] for i in bad] if names else [f"x{i}" for i in bad]
-                raise ValueError(f"Columns {_names_str(cols)} " + (
-                    "hold infinite values (inf or -inf). Replace them with NaN, which featsieve "
-                    "reads as missing (e.g. X.replace([np.inf, -np.inf], np.nan)), or with a "
-                    "finite number." if inf else
-                    "have values beyond ±1e38, outside the float32 range that tree models "
-                    "compute in. Rescale them (e.g. divide by a power of ten, or take a log)."))
+                raise ValueError(
+                    _columns(cols, "holds", "hold") + " infinite values (inf or -inf). Replace "
+                    "them with NaN, which featsieve reads as missing (e.g. "
+                    "X.replace([np.inf, -np.inf], np.nan)), or with a finite number." if inf else
+                    _columns(cols, "has", "have") + " values beyond ±1e38, outside the float32 "
+                    "range that tree models compute in. Rescale them (e.g. divide by a power of "
+                    "ten, or take a log).")
     return check_array(
         values,
         accept_sparse=["csr", "csc"] if accept_sparse else False,

@@ -155,6 +155,15 @@ def _half(ci, mean):
     return (hi - lo) / 2
 
 
+def _stability_cell(st, ci):
+    """``st ± half``, or ``st [lo, hi]`` when the interval was clipped to the measure's range
+    (an interval reaching past 1 or below ``-1/(M-1)``) and is no longer symmetric."""
+    lo, hi = ci if ci is not None else (None, None)
+    if lo is None or hi is None or abs((hi - st) - (st - lo)) < 5e-3:
+        return _pm(st, _half(ci, st), digits=2)
+    return f"{_pm(st, None, digits=2)} [{lo:.2f}, {hi:.2f}]"
+
+
 def _print_table(result):
     """The comparison table: one row per method (the columns of ``to_frame()``)."""
     df = result.to_frame()
@@ -176,7 +185,7 @@ def _print_table(result):
             "-" if r.p_value_adj is None or r.p_value_adj != r.p_value_adj
             else f"{r.p_value_adj:.3g}",
             r.vs_all if isinstance(r.vs_all, str) else "-",
-            "-" if st is None else _pm(st, _half(r.stability_ci, st), digits=2),
+            "-" if st is None else _stability_cell(st, r.stability_ci),
             _fmt(r.gap, 3), f"{r.seconds:.2f}", str(r.model_fits), str(r.tuned or "")])
     if "nested_cv" in df.columns:  # compare --audit
         headers += ["noise infl", "± se", "pool", "nested cv", "± sd"]
@@ -493,7 +502,8 @@ def _parallel_backend(backend, scheduler):
               help="Number (or fraction) of columns to keep, for methods that take it.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the reduced table (--drop and ID-like columns, selected columns, "
-                   "target) here.")
+                   "target) here. From a CSV file, a CSV output has every cell as the "
+                   "file has it, a Parquet output the ID-like columns as text.")
 @click.option("--column-group", "column_group", multiple=True, metavar="NAME=COL1,COL2,...",
               help="Make these columns one unit, kept or dropped together (a one-hot block, "
                    "the parts of a date, a sensor's channels); repeat for several.")
@@ -559,6 +569,13 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                 tname = target if target is not None else y.name
                 reduced = pd.concat([dropped, X[ids], X[kept]], axis=1)
                 reduced[tname] = y.to_numpy()
+                # a CSV's cells as they were written: "0526301100" stays so, not 526301100
+                # (a Parquet output keeps the parsed types but for the ID-like columns)
+                text = io.read_text_columns(data, list(reduced.columns))
+                if text is not None and len(text) == len(reduced):
+                    parquet = output != "-" and io.check_table_path(output)[0]
+                    for c in ids if parquet else reduced.columns:
+                        reduced[c] = text[c].to_numpy()
                 if output == "-":  # standard output; the listing goes to standard error
                     reduced.to_csv(sys.stdout, index=False)
                 else:

@@ -15,7 +15,7 @@ import pandas as pd
 from ._utils import atomic_write
 from .datasets import BUNDLED, MESSY, load_dataset, load_messy
 
-__all__ = ["read_table", "load_data", "write_table_atomic", "check_output_paths",
+__all__ = ["read_table", "read_text_columns", "load_data", "write_table_atomic", "check_output_paths",
            "check_table_path", "data_fingerprint"]
 
 
@@ -67,6 +67,47 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     if df.shape[1] == 0:
         raise ValueError(f"{p} has no columns.")
     return df
+
+
+def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
+    """The ``columns`` of a CSV file as the text its cells hold, or None for other sources.
+
+    :func:`read_table` parses a CSV: ``"0526301100"`` becomes the number
+    526301100, ``"7"`` in a column with a missing cell becomes 7.0. A table
+    written back from that parse (``select -o``) would change the cells; this
+    reads them again as strings (no missing-value parsing: an empty cell stays
+    empty), so they are written back as they were. Parquet files keep their
+    own types and need no such step.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file :func:`read_table` read.
+    columns : list of str
+        Column names as :func:`read_table` gave them.
+
+    Returns
+    -------
+    text : DataFrame of str, with ``columns`` in that order, or None
+        None when ``path`` is not a CSV file (Parquet, a bundled dataset name)
+        or its rows do not line up with the parse.
+    """
+    p = Path(path)
+    if not p.is_file():
+        return None
+    with open(p, "rb") as fh:
+        magic = fh.read(4)
+    if magic == b"PAR1":
+        return None
+    gz = magic[:2] == b"\x1f\x8b"
+    sep, _ = _sniff_csv(p, gz)
+    columns = list(columns)
+    try:
+        text = pd.read_csv(p, sep=sep, compression="gzip" if gz else None, usecols=columns,
+                           dtype=str, keep_default_na=False, na_filter=False)
+    except (ValueError, pd.errors.ParserError, OSError):
+        return None
+    return text[columns]
 
 
 def _sniff_csv(p: Path, gz: bool):

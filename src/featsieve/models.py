@@ -41,7 +41,15 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
     -------
     estimator : unfitted scikit-learn compatible estimator
         LightGBM runs single-threaded (``n_jobs=1``) so that featsieve's own
-        joblib parallelism does not oversubscribe the cores.
+        joblib parallelism does not oversubscribe the cores. ``mlp`` is a
+        Pipeline (:class:`TablePrep`, ``StandardScaler``, the network); for
+        regression that Pipeline sits inside a
+        :class:`~sklearn.compose.TransformedTargetRegressor` that
+        standardises the target (``StandardScaler``) for the fit and maps
+        the predictions back to the target's units: an unscaled target in
+        the hundreds of thousands (house prices) leaves the network's
+        predictions far from it and its error above that of predicting the
+        mean.
 
     Notes
     -----
@@ -81,12 +89,19 @@ def make_model(name: str, task: str, *, random_state=None, n_samples: int | None
         from sklearn.preprocessing import StandardScaler
 
         cls = MLPClassifier if clf else MLPRegressor
-        return make_pipeline(
+        pipe = make_pipeline(
             TablePrep(),
             StandardScaler(),
             cls(hidden_layer_sizes=(64,), max_iter=500, early_stopping=False,
                 random_state=random_state),
         )
+        if clf:
+            return pipe
+        from sklearn.compose import TransformedTargetRegressor
+
+        # the network fits a standardised target (its weights start near zero and its
+        # loss is scaled by the target's variance); predictions come back in y's units
+        return TransformedTargetRegressor(regressor=pipe, transformer=StandardScaler())
     if name == "tree":
         from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -240,14 +255,35 @@ def _is_lightgbm(estimator) -> bool:
     return type(estimator).__module__.partition(".")[0] == "lightgbm"
 
 
-def takes_sample_weight(estimator) -> bool:
-    """Whether ``estimator``'s fit takes ``sample_weight`` (a Pipeline: its last step's)."""
-    from sklearn.pipeline import Pipeline
-    from sklearn.utils.validation import has_fit_parameter
+def inner_model(estimator):
+    """The model that does the fitting: inside a target transform, then a Pipeline's last step.
 
+    A :class:`~sklearn.compose.TransformedTargetRegressor` (``mlp`` for
+    regression) is looked into (its fitted ``regressor_`` when there is one,
+    else ``regressor``), and so is the Pipeline found there.
+    """
+    from sklearn.pipeline import Pipeline
+
+    estimator = _unwrap_target(estimator)
     if isinstance(estimator, Pipeline):
         estimator = estimator.steps[-1][1]
-    return has_fit_parameter(estimator, "sample_weight")
+    return estimator
+
+
+def _unwrap_target(estimator):
+    """The regressor inside a ``TransformedTargetRegressor``, else ``estimator`` itself."""
+    from sklearn.compose import TransformedTargetRegressor
+
+    if isinstance(estimator, TransformedTargetRegressor):
+        return getattr(estimator, "regressor_", estimator.regressor)
+    return estimator
+
+
+def takes_sample_weight(estimator) -> bool:
+    """Whether ``estimator``'s fit takes ``sample_weight`` (that of :func:`inner_model`)."""
+    from sklearn.utils.validation import has_fit_parameter
+
+    return has_fit_parameter(inner_model(estimator), "sample_weight")
 
 
 def fit_model(estimator, X, y, categorical=None, sample_weight=None):
@@ -256,7 +292,8 @@ def fit_model(estimator, X, y, categorical=None, sample_weight=None):
     The one place featsieve's models learn the column kinds: LightGBM gets the
     categorical columns as ``categorical_feature`` (native categorical splits;
     NaN is missing for every column); every :class:`TablePrep` step of a
-    Pipeline, and the ELM's own preparation, get them as ``categorical``.
+    Pipeline (also inside a ``TransformedTargetRegressor``), and the ELM's
+    own preparation, get them as ``categorical``.
     Other estimators are fit on ``X`` as it is (category codes as numbers).
 
     Parameters
@@ -269,7 +306,8 @@ def fit_model(estimator, X, y, categorical=None, sample_weight=None):
     categorical : array-like of bool of shape (n_features,) or None, default=None
         The categorical columns of ``X``.
     sample_weight : array-like of shape (n_samples,) or None, default=None
-        Row weights for the model's fit (a Pipeline's last step gets them).
+        Row weights for the model's fit (a Pipeline's last step gets them,
+        also inside a ``TransformedTargetRegressor``).
 
     Returns
     -------
@@ -300,15 +338,21 @@ def fit_model(estimator, X, y, categorical=None, sample_weight=None):
             raise TypeError(f"{type(est).__name__}.fit takes no sample_weight; use a model "
                             "that does (LightGBM, scikit-learn trees) or fit without "
                             "sample_weight.")
-        key = f"{est.steps[-1][0]}__sample_weight" if isinstance(est, Pipeline) else "sample_weight"
+        inner = _unwrap_target(est)  # a target transform passes fit parameters on as they are
+        key = (f"{inner.steps[-1][0]}__sample_weight" if isinstance(inner, Pipeline)
+               else "sample_weight")
         kw[key] = sample_weight
     return est.fit(X, y, **kw)
 
 
 def _set_categorical(est, mask) -> None:
-    """Set ``categorical`` on ``est`` (an ELM) or on its Pipeline's :class:`TablePrep` steps."""
+    """Set ``categorical`` on ``est`` (an ELM) or on its Pipeline's :class:`TablePrep` steps.
+
+    The Pipeline may sit inside a target transform (``mlp`` for regression).
+    """
     from ._elm import _BaseELM
 
+    est = _unwrap_target(est)
     if isinstance(est, (TablePrep, _BaseELM)):
         est.set_params(categorical=mask)
     for _, step in getattr(est, "steps", []):
@@ -400,9 +444,11 @@ def resolve_metric(scoring, task: str, y=None) -> Metric:
                 share = counts[counts > 0].min() / counts.sum()
                 if share < IMBALANCE:
                     scoring = "balanced_accuracy"
+                    n_classes = int((counts > 0).sum())
                     reason = (f"the smallest class is {share:.1%} of the rows (under "
                               f"{IMBALANCE:.0%}): balanced accuracy, not accuracy, so that "
-                              "predicting the majority class scores 0.5")
+                              "predicting the majority class scores 1/classes "
+                              f"({1 / n_classes:.4g} for {n_classes})")
         else:
             scoring = "neg_mean_squared_error"
     aliases = {"mse": "neg_mean_squared_error", "mae": "neg_mean_absolute_error",

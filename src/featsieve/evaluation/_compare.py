@@ -122,7 +122,10 @@ class ComparisonResult:
         :func:`~featsieve.evaluation._stats.corrected_t`; a note says so),
         ``k_at_top`` (the k grid's largest count when the tuned k was it in
         every repeat, else None; a note says so), ``stability`` and
-        ``stability_ci`` (Nogueira et al.),
+        ``stability_ci`` (Nogueira et al.; the interval clipped to the
+        measure's range, and None with a note when the selections keep all
+        but fewer than one column on average, or fewer than one:
+        :func:`~featsieve.evaluation.nogueira_stability`),
         ``selection_frequency`` ({column: share of repeats}, columns never
         selected left out), ``n_selected`` (mean), ``n_selected_range``
         ([min, max]), ``selected`` (columns kept in at least half of the
@@ -706,6 +709,7 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
     else:
         st = nogueira_stability(Z)
         out.update(stability=st["stability"], stability_ci=st["ci"])
+        out["_stability_note"] = st["note"]  # a note of the comparison, not a column
     sels = [r["selection_score"] for r in reps if r["selection_score"] is not None]
     gaps = [r["gap"] for r in reps if r["gap"] is not None]
     tuned = Counter(r["tuned"] for r in reps).most_common(1)[0]
@@ -974,6 +978,10 @@ def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
     base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
     rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
             for m in methods if m not in failures]
+    for r in rows:
+        why = r.pop("_stability_note", None)
+        if why:
+            notes.append(f"{r['method']}: stability {why}")
     failed = [{"method": m, "failed": failures[m]} for m in methods if m in failures]
     if failed:
         notes.append(f"{len(failed)} method(s) failed; their rows say why: "

@@ -521,8 +521,11 @@ class InflationResult:
         (``"selection_score_"``: the score the selector optimized;
         ``"inner_cv"``: cross-validated score of the chosen columns on the rows
         the selector saw), ``test_score`` (model refit on the chosen columns,
-        scored once on the test rows), ``gap`` (own minus test, positive =
-        inflated), ``baseline`` (majority class / mean on the test rows),
+        scored once on the test rows), ``gap`` (how much better the own number
+        reads than the test one: own minus test for accuracy, test minus own
+        for MSE; positive = inflated, and :meth:`verdict` calls it
+        optimistic, saying "above" or "below" as the metric's direction
+        makes it), ``baseline`` (majority class / mean on the test rows),
         ``n_selected``, ``selected`` (names), ``used_val``.
     noise : NoisePoolResult or None
     noise_note : str
@@ -604,14 +607,18 @@ class InflationResult:
         if gap is None or not np.isfinite(gap):
             parts = [f"{self.name} gave no number of its own to check."]
         else:
-            word = "above" if gap > 0 else "below"
+            # gap > 0: the own number reads better than the test rows, which for a
+            # lower-is-better metric (mse) means it sits below them
+            higher = greater_is_better(self.task)
+            word = "above" if (gap > 0) == higher else "below"
             if abs(gap) < 5e-4:
                 parts = [f"{self.name}'s own number ({o['selection_score']:.4g}) matches what it "
                          f"delivers on unseen rows ({o['test_score']:.4g} {self.metric})."]
             else:
                 parts = [f"{self.name}'s own number is {abs(gap):.2g} {word} what it delivers "
                          f"on unseen rows ({o['selection_score']:.4g} vs {o['test_score']:.4g} "
-                         f"{self.metric})."]
+                         f"{self.metric}, {'higher' if higher else 'lower'} is better): "
+                         f"{'optimistic' if gap > 0 else 'pessimistic'}."]
         if self.noise is not None:
             ov = self.noise.overall()
             ks = ",".join(str(k) for k in self.noise.k_values)

@@ -124,10 +124,23 @@ def nogueira_stability(Z, *, level: float = 0.95) -> dict:
         Φ̂ = 1 - mean_f(s_f^2) / ((k̄ / d) (1 - k̄ / d)),   s_f^2 = M / (M - 1) p_f (1 - p_f).
 
     It is 1 when every selection is the same, about 0 for selections drawn at
-    random with the same sizes, and can be negative. Its variance is
+    random with the same sizes, and can be negative, down to ``-1 / (M - 1)``
+    (the paper's bounds property). Its variance is
     ``4 / M^2 * sum_i (φ_i - φ̄)^2`` with the per-selection terms ``φ_i`` of
     the paper's Theorem 8 (their §5); the interval is ``Φ̂ ± z sqrt(var)``
-    (Corollary 9).
+    (Corollary 9), clipped to the measure's range ``[-1 / (M - 1), 1]`` (the
+    normal approximation can reach past it: 0.85 ± 0.16 is [0.69, 1]).
+
+    The measure compares the selections with random ones of the same mean
+    size ``k̄``; when ``k̄`` is within one column of 0 or of ``d`` (every
+    selection keeps, on average, fewer than one column, or all but fewer than
+    one) random selections of that size nearly always agree, the
+    denominator ``(k̄ / d)(1 - k̄ / d)`` is close to 0, and the estimate and
+    its interval say nothing (a selector that keeps all 79 columns but one in
+    one repeat of five scores about 0 ± 1.1). Such differing selections get
+    no stability (None) and a ``note`` saying why, as ``k̄`` of exactly 0 or
+    ``d`` with differing selections would; identical selections keep their
+    stability of 1.
 
     Parameters
     ----------
@@ -137,11 +150,12 @@ def nogueira_stability(Z, *, level: float = 0.95) -> dict:
     Returns
     -------
     out : dict
-        ``stability``, ``variance``, ``ci`` ([lo, hi]) and ``frequency``
-        (ndarray of shape (d,)). With fewer than 2 selections, or when every
-        selection is empty or full (``k̄`` of 0 or ``d``: the estimator is
-        undefined), the stability is 1.0 if all selections are equal, else
-        None; variance and interval are then None.
+        ``stability``, ``variance``, ``ci`` ([lo, hi]), ``frequency``
+        (ndarray of shape (d,)) and ``note`` (why there is no stability, else
+        None). With fewer than 2 selections, or when ``min(k̄, d - k̄) < 1``
+        (every selection empty or full, or nearly so: the estimator is
+        undefined or says nothing, see above), the stability is 1.0 if all
+        selections are equal, else None; variance and interval are then None.
 
     Examples
     --------
@@ -156,15 +170,25 @@ def nogueira_stability(Z, *, level: float = 0.95) -> dict:
     k = Z.sum(axis=1)
     kbar = float(k.mean()) if m else 0.0
     denom = (kbar / d) * (1 - kbar / d) if d else 0.0
-    if m < 2 or denom <= 0:
+    if m < 2 or denom <= 0 or min(kbar, d - kbar) < 1:
         same = m >= 1 and bool((Z == Z[0]).all())
+        note = None
+        if not same and m >= 2:
+            what = ("fewer than one column" if kbar < d / 2 else
+                    f"all but fewer than one of the {d} columns")
+            note = (f"undefined: the selections keep {what} on average ({kbar:.3g} of {d}), "
+                    "where selections drawn at random with that size agree almost everywhere "
+                    "too, so the measure (Nogueira et al. 2018), which compares with them, "
+                    "says nothing")
         return {"stability": 1.0 if same else None, "variance": None, "ci": [None, None],
-                "frequency": freq}
+                "frequency": freq, "note": note}
     stab = 1 - (m / (m - 1)) * float(np.mean(freq * (1 - freq))) / denom
     phi = ((Z @ freq) / d - k * kbar / d**2
            + stab / 2 * (2 * k * kbar / d**2 - k / d - kbar / d + 1)) / denom
     var = float(4 / m**2 * np.sum((phi - phi.mean()) ** 2))
     z = float(stats.norm.ppf(0.5 + level / 2))
     half = z * math.sqrt(var)
-    return {"stability": float(stab), "variance": var, "ci": [stab - half, stab + half],
-            "frequency": freq}
+    low = -1 / (m - 1)  # the estimator's lower bound
+    return {"stability": float(stab), "variance": var,
+            "ci": [max(low, stab - half), min(1.0, stab + half)], "frequency": freq,
+            "note": None}
