@@ -82,3 +82,39 @@ def test_numpy_input_keeps_positions_as_identities():
     assert canonical_rank(["x0", "x1", "x2", "x10"]) is None
     assert canonical_rank([0, 1, 2, 10]) is None
     assert canonical_rank(["b", 2, "a", 1]).tolist() == [3, 1, 2, 0]
+
+
+# ------------------------------------------------------------------ compare
+def _compare_rows(X, y):
+    import featsieve
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = featsieve.compare(X, y, methods=["embedded", "cc"], n_repeats=2, random_state=0)
+    return {r["method"]: r for r in res.rows}
+
+
+def test_compare_rows_do_not_depend_on_the_column_order():
+    # binary columns tie often for LightGBM, which breaks ties by column index; a refit
+    # on the given order scored the `all` row and embedded (which reads its model)
+    # differently, and the consensus broke ties at half the repeats by the given order
+    rng = np.random.default_rng(0)
+    names = ["age", "b2", "b10", "c", "d", "e1", "f", "g", "h", "k", "m", "z"]
+    X = pd.DataFrame(rng.integers(0, 2, size=(200, 12)).astype(float), columns=names)
+    X["h"] = rng.normal(size=200).round(1)
+    X["z"] = (X["age"] + X["b2"]) % 2
+    t = (X["age"] + X["b2"] - X["c"] + 0.5 * X["h"] + X["d"] * X["e1"]
+         + rng.normal(scale=0.8, size=200))
+    y = (t > np.median(t)).astype(int).to_numpy()
+    perm = list(rng.permutation(12))
+    a, b = _compare_rows(X, y), _compare_rows(X.iloc[:, perm], y)
+    assert list(a) == list(b) == ["all", "baseline", "embedded", "cc"]
+    for m in a:
+        for key in ("test_scores", "selected", "selection_frequency", "n_selected",
+                    "n_selected_range", "tuned", "model_fits", "strategy", "selection_score",
+                    "stability"):
+            assert b[m][key] == a[m][key], (m, key)
+        # per repeat: the same names (listed in the given order)
+        assert [set(r["selected"]) for r in b[m]["repeats"]] == [
+            set(r["selected"]) for r in a[m]["repeats"]]
+    assert a["embedded"]["strategy"].startswith("reads the all row's model")  # in both orders

@@ -309,6 +309,9 @@ FAR_BEYOND = 8.0
 MIN_LEFT_OUT_SECONDS = 20.0
 #: the default set's estimated single-core seconds in all: the costliest go beyond it
 TOTAL_SECONDS = 100.0
+#: a method estimated at most this share of that budget is never left out for the total:
+#: it is not what makes the set slow
+SMALL_SHARE = 0.1
 
 
 def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -402,11 +405,18 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     up to more than ``TOTAL_SECONDS`` (100 single-core seconds: about 3
     minutes of ``compare`` with its refits on 2 cores, with a margin for a
     slower machine; shared among parallel repeats, see ``n_repeats``), the
-    costliest is left out, sparing the last kept member of a family (the
-    package of its class: ``classic``, ``mask``, ``genetic``, ``kernel``,
-    ``pca``; a seed's baselines such as mRMR count as ``classic``) whose
-    estimate is at most half that budget: each family keeps a method where one
-    fits.
+    costliest is left out, sparing
+
+    - the last kept member of a family (the package of its class:
+      ``classic``, ``mask``, ``genetic``, ``kernel``, ``pca``; a seed's
+      baselines such as mRMR count as ``classic``) whose estimate is at most
+      half that budget: each family keeps a method where one fits;
+    - a method whose estimate is at most ``SMALL_SHARE`` (a tenth) of that
+      budget: it is not what makes the set slow, and leaving it out to make
+      room for a spared costlier method would drop the cheapest methods first.
+
+    When every kept method is spared the dropping stops, so the set's
+    estimate may stay above the budget by what the spared methods cost.
 
     Parameters
     ----------
@@ -459,7 +469,8 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
             continue
         left.append(f"left out {m}: {why}; name it in --methods (methods=) to run it anyway.")
     # then the costliest until the set's estimate fits the budget of one repeat, sparing
-    # the last member of a family (package) that costs at most half the budget
+    # the last member of a family (package) that costs at most half the budget and any
+    # method that costs at most a tenth of it; none left but spared ones: stop
     import os
 
     reps = max(1, int(n_repeats))
@@ -468,8 +479,10 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     while total > allowed:
         ranked = sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds)
         kin = Counter(_family(m) for m in keep if m in costs)
-        m = next((m for m in ranked if kin[_family(m)] > 1
-                  or costs[m].seconds > allowed / 2), ranked[0])
+        m = next((m for m in ranked if costs[m].seconds > SMALL_SHARE * allowed and (
+            kin[_family(m)] > 1 or costs[m].seconds > allowed / 2)), None)
+        if m is None:
+            break
         total -= costs[m].seconds
         keep.remove(m)
         per = f" per repeat ({reps} repeats)" if reps > 1 else ""

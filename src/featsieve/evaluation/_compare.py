@@ -35,6 +35,7 @@ from .._registry import (
 )
 from .._registry import methods as registered_methods
 from .._resources import LeftOutWarning
+from .._utils import canonical_rank
 from .._validation import (
     ConstantFeatureWarning,
     DuplicateFeatureWarning,
@@ -129,7 +130,9 @@ class ComparisonResult:
         ``selection_frequency`` ({column: share of repeats}, columns never
         selected left out), ``n_selected`` (mean), ``n_selected_range``
         ([min, max]), ``selected`` (columns kept in at least half of the
-        repeats, most frequent first), ``selection_score`` and ``gap`` (means),
+        repeats, most frequent first; ties in featsieve's canonical column order,
+        :func:`featsieve._utils.canonical_rank`, so not in the given one),
+        ``selection_score`` and ``gap`` (means),
         ``seconds`` and ``model_fits`` (means per repeat; a refit of columns
         another method of the repeat already scored is shared, not repeated,
         so ``seconds`` leaves it out while ``model_fits`` counts it),
@@ -195,7 +198,7 @@ class ComparisonResult:
 
         ``results`` holds one row per selection (``all`` first, then the methods);
         in it ``selected`` is the consensus of typical size (the median count over
-        repeats of the most often kept columns, ties by column order),
+        repeats of the most often kept columns, ties in the canonical column order),
         ``n_selected`` is ``len(selected)`` and ``n_selected_mean`` the mean count
         over repeats (the printed table's ``n_selected``). The no-column reference (majority class /
         mean) is the separate ``baseline`` row; failed methods are in ``failed``.
@@ -432,6 +435,27 @@ def _fit_selector(spec, selector, table, y, names, split, task, random_state, *,
             selector.fit(_frame(table, names, split.fit), y[split.fit], **fit_params)
 
 
+class _CanonicalOrder:
+    """A fitted Pipeline step that puts the given columns in featsieve's canonical order.
+
+    ``owner_[i]`` is the given column that output column ``i`` is (the
+    ``owner_`` of :class:`featsieve.models.TablePrep`), so
+    :func:`featsieve._importance.model_importances` of a Pipeline that starts
+    with it gives the importances in the given order.
+    """
+
+    def __init__(self, order):
+        self.order = order
+        self.owner_ = np.asarray(order, dtype=np.int64)
+        self.n_features_in_ = self.owner_.size
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return np.asarray(X)[:, self.owner_]
+
+
 class _Refits:
     """The refits of one repeat, shared by its methods (the same columns are fitted once).
 
@@ -441,35 +465,63 @@ class _Refits:
     part is not fitted again (the model is seeded, so the number is the one a
     second fit would give). ``score_many`` fits the new ones through joblib
     (threads: the parts are shared, not copied).
+
+    Every model sees its columns in featsieve's canonical order
+    (:func:`featsieve._utils.canonical_rank` of ``names``), as the selectors
+    do: a model's ties between columns (LightGBM breaks them by column index)
+    then do not depend on the order the columns were given in, and neither do
+    the scores.
     """
 
-    def __init__(self, X, y, split, model, task, metric, n_jobs=None, categorical=None):
+    def __init__(self, X, y, split, model, task, metric, n_jobs=None, categorical=None,
+                 names=None):
         import threading
 
+        from .._utils import canonical_rank
+
+        rank = None if names is None else canonical_rank(list(names))
+        # order[i]: the given column at canonical place i (None: the given order is canonical)
+        self.order = None if rank is None else np.argsort(rank, kind="stable")
+
+        def cols(A):
+            return A if self.order is None else np.take(A, self.order, axis=1)
+
         self.model, self.task, self.metric, self.n_jobs = model, task, metric, n_jobs
-        self.categorical = categorical
-        self.fit = (X[split.fit], y[split.fit])
-        self.parts = {"model_val": (X[split.model_val], y[split.model_val]),
-                      "test": (X[split.test], y[split.test])}
+        self.categorical = categorical if categorical is None or self.order is None else (
+            np.asarray(categorical, bool)[self.order])
+        self.fit = (cols(X[split.fit]), y[split.fit])
+        self.parts = {"model_val": (cols(X[split.model_val]), y[split.model_val]),
+                      "test": (cols(X[split.test]), y[split.test])}
         self._done: dict = {}
         self._full = None
         self._lock = threading.Lock()
 
     def full_model(self):
-        """The model refit on every column of the fit part, fitted once and kept (the
-        ``all`` row's, and the one a ``prefit_full_model`` method reads)."""
+        """The model refit on every column of the fit part (in the canonical order), fitted
+        once and kept (the ``all`` row's)."""
         with self._lock:
             if self._full is None:
                 self._full = fit_model(clone(self.model), *self.fit, categorical=(
                     None if self.categorical is None else np.asarray(self.categorical, bool)))
             return self._full
 
+    def full_model_in_given_order(self):
+        """:meth:`full_model` as a model of the given columns, for a ``prefit_full_model``
+        method: itself when the given order is canonical, else a Pipeline that first puts
+        the columns in the canonical order (its importances come back in the given order)."""
+        full = self.full_model()
+        if self.order is None:
+            return full
+        from sklearn.pipeline import Pipeline
+
+        steps = list(full.steps) if isinstance(full, Pipeline) else [("model", full)]
+        return Pipeline([("canonical_order", _CanonicalOrder(self.order)), *steps])
+
     def shares_full_model(self, names, columns=None, constant=None) -> bool:
         """Whether a method fitting the model on every column of the fit part does the
-        same computation as :meth:`full_model`: a numeric table with no missing value,
-        no constant or left-out column, its columns in featsieve's canonical order."""
-        from .._utils import canonical_rank
-
+        same computation as :meth:`full_model`: a numeric table with no missing value, no
+        constant or left-out column (the selector fits on the columns in the canonical
+        order, as the refits do)."""
         X_fit = self.fit[0]
         if constant is not None and np.asarray(constant, bool).any():
             return False
@@ -478,10 +530,12 @@ class _Refits:
             return False
         if X_fit.dtype.kind != "f" or np.isnan(X_fit).any():
             return False
-        return canonical_rank(list(names)) is None
+        return True
 
     def _run(self, part, support):
         Xe, ye = self.parts[part]
+        if self.order is not None:
+            support = support[self.order]
         full = support.size > 0 and bool(support.all())
         return evaluate_support(self.model, self.task, *self.fit, Xe, ye, support, self.metric,
                                 return_constant=True, categorical=self.categorical,
@@ -547,7 +601,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
     d = X.shape[1]
     cat = None if columns is None else columns.categorical  # for the refit models
     refits = refits if refits is not None else _Refits(X, y, split, model, task, metric,
-                                                       categorical=cat)
+                                                       categorical=cat, names=names)
     start = _time.perf_counter()
     selector, cut = None, None
     if name in (ALL, BASELINE):
@@ -564,7 +618,7 @@ def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, 
             selector.set_params(**spec.path_params_for(*X.shape))
         shared = spec.prefit_full_model and refits.shares_full_model(names, columns, constant)
         if shared:
-            selector.set_params(estimator=refits.full_model(), prefit=True)
+            selector.set_params(estimator=refits.full_model_in_given_order(), prefit=True)
         _fit_selector(spec, selector, table, y, names, split, task, random_state,
                       groups=groups, ordered=ordered, columns=columns, encoded=X)
         never = np.zeros(d, bool)  # constant, copies and ID-like columns: not in the k grid
@@ -631,7 +685,7 @@ def _repeat(X, y, names, task, specs, estimator, metric, seed, *, fractions, gro
                leave=False, lines=True)
     rows, selectors = [], {}
     refits = _Refits(X, y, split, model, task, metric, n_jobs,
-                     categorical=None if columns is None else columns.categorical)
+                     categorical=None if columns is None else columns.categorical, names=names)
     # warnings are collected and raised again by the caller's process, once each
     interrupted = False
     with use_k_grid(k_values), warnings.catch_warnings(record=True) as caught:
@@ -683,9 +737,11 @@ def _summarise(method, reps, base_scores, names, task, metric, n_train, n_test):
            "n_selected": round(float(counts.mean()), 2),
            "n_selected_range": [int(counts.min()), int(counts.max())]}
     freq = Z.mean(axis=0)
-    order = np.lexsort((np.arange(len(freq)), -freq))
+    rank = canonical_rank(list(names))
+    order = np.lexsort((np.arange(len(freq)) if rank is None else rank, -freq))
     # the consensus of typical size: the median count's most often kept columns (ties by
-    # column order), so a method whose repeats disagree still names its usual picks
+    # the canonical column order, not the given one), so a method whose repeats disagree
+    # still names its usual picks
     m = int(round(float(np.median(counts))))
     out["selected"] = [str(names[i]) for i in order[:m] if freq[i] > 0]
     out["selection_frequency"] = {str(names[i]): round(float(freq[i]), 4)
