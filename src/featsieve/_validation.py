@@ -362,7 +362,8 @@ def _refuse_containers(name, values) -> None:
         return
     raise ColumnValueError(
         f"Column {name!r} holds {type(bad).__name__} values (first: {_short(bad)}), which "
-        "featsieve cannot read: each cell must be one value (a number, a category or a date). "
+        "featsieve cannot read: each argument must be a string or a number, one value a cell "
+        "(a number, a category or a date). "
         "Expand the column into one column per element, or drop it, before selection.")
 
 
