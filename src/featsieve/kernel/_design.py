@@ -330,7 +330,7 @@ class KernelDesign:
         self.n_passes = 0
         self.n_kernel_evaluations = 0
         self._cache: dict[int, np.ndarray] = {}
-        self._prefetch = prefetch_sizes(self.prefetch)
+        self._column_passes = 0  # Gram-column passes with prefetching so far
         self.covariate_beta = None
         if y is None:  # raw passes only (forward HSIC)
             self.wx = self.wy = self.h = self.hsic_raw = None
@@ -504,8 +504,11 @@ class KernelDesign:
         """
         idx = [int(j) for j in idx]
         missing = [j for j in dict.fromkeys(idx) if j not in self._cache]
-        extra = next(self._prefetch) if missing and hint is not None and self.prefetch > 0 \
-            else 0
+        extra = 0
+        if missing and hint is not None and self.prefetch > 0:
+            extra = min(self.prefetch << min(self._column_passes, 30),
+                        max(self.prefetch, PREFETCH_GROWTH_CAP))
+            self._column_passes += 1
         cap = self.max_batch or len(missing) + extra
         while len(missing) > cap:  # more than a pass may hold: several passes
             self._compute(missing[:cap])
