@@ -81,6 +81,44 @@ def fastener():
         print(md(conv))
 
 
+def fastener_facts():
+    """The figures the page's prose quotes ("The differences, one by one"), computed."""
+    t = tables("fastener")["AUF of test F1 (mean, sd over splits) beside seed Tables 3-4"]
+    s = t[t.protocol == "seed"].set_index("dataset")
+    h = t[t.protocol == "honest"].set_index("dataset")
+    n = len(s)
+    d = s["FASTENER mean"] - s["seed FASTENER"]
+    print("\n### Figures quoted in the prose\n")
+    print(f"- splits per set: {sorted(set(s['FASTENER splits']) | set(h['FASTENER splits']))}")
+    print(f"- sd over splits (seed protocol, FASTENER): {s['FASTENER sd'].min():.3f}-"
+          f"{s['FASTENER sd'].max():.3f}")
+    print(f"- FASTENER - seed (seed protocol): mean {d.mean():+.3f}, median {d.median():+.3f}, "
+          f"within 0.05 on {(d.abs() <= 0.05).sum()} of {n}, higher on {(d > 0).sum()}; "
+          "largest: " + ", ".join(f"{k} {v:+.3f}" for k, v in d.nlargest(5).items()))
+    dd = s["DT-fwd mean"] - s["seed DT-fwd"]
+    print(f"- DT-fwd - seed (seed protocol): mean {dd.mean():+.3f}, higher on {(dd > 0).sum()}")
+    for name, x in (("seed", s), ("honest", h)):
+        g = x["FASTENER mean"] - x["DT-fwd mean"]
+        ratio = x["FASTENER evals"].sum() / x["DT-fwd evals"].sum()
+        print(f"- {name}: FASTENER >= DT-fwd on {(g >= 0).sum()} of {n} (mean {g.mean():+.3f}); "
+              f"evaluations ratio {ratio:.3f}; FASTENER evals {x['FASTENER evals'].min():,.0f}-"
+              f"{x['FASTENER evals'].max():,.0f}")
+        f = x["FASTENER mean"] - x["FS-SDS mean"]
+        print(f"- {name}: FASTENER >= FS-SDS on {(f >= 0).sum()} of {n} (mean {f.mean():+.3f}); "
+              f"FS-SDS evals {x['FS-SDS evals'].min():,.0f}-{x['FS-SDS evals'].max():,.0f}")
+    gap = h["FASTENER mean"] - s["FASTENER mean"]
+    below = (h["FASTENER mean"] < h["seed FASTENER"]).sum()
+    between = ((h["FASTENER mean"] <= s["seed FASTENER"])
+               & (s["seed FASTENER"] <= s["FASTENER mean"])).sum()
+    print(f"- honest - seed protocol (FASTENER): mean {gap.mean():+.3f}; honest below the seed's "
+          f"number on {below} of {n}; the seed's number between our two on {between}")
+    fs = s["FS-SDS mean"] - s["seed FS-SDS"]
+    print(f"- FS-SDS - seed (seed protocol): mean {fs.mean():+.3f}, higher on {(fs > 0).sum()}")
+    p = h["FASTENER mean"] - h["POSS mean"]
+    print(f"- honest: FASTENER > POSS on {(p > 0).sum()} of {n} (mean AUF "
+          f"{h['FASTENER mean'].mean():.3f} against {h['POSS mean'].mean():.3f})")
+
+
 def lesson():
     t = tables("lesson")
     m = t["FS15-FS19: three methods, three feature sets (depth-6 tree fit on train)"]
@@ -137,6 +175,8 @@ def main(argv):
     {"fastener": fastener, "lesson": lesson}.get(seed, lambda: generic(seed))()
     for n in res["notes"]:
         print(f"- {n}")
+    if seed == "fastener":
+        fastener_facts()
 
 
 if __name__ == "__main__":
