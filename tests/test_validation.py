@@ -69,6 +69,25 @@ def test_task_detection():
     assert detect_task(np.array([0, 1, 1, 0]), "regression") == "regression"
 
 
+def test_a_target_of_numbers_written_as_text_is_numbers():
+    from featsieve import DataWarning
+    from featsieve._validation import encode_target
+
+    prices = [f"${v:,}" for v in (215000, 105000, 172000, *range(100000, 127000, 1000))]
+    y = pd.Series(prices, name="SalePrice")
+    assert detect_task(y) == "regression"  # 30 distinct whole numbers: a quantity
+    with pytest.warns(DataWarning, match="'SalePrice' holds numbers written as text"):
+        values, classes = encode_target(y, "regression")
+    assert classes is None and values[:3].tolist() == [215000.0, 105000.0, 172000.0]
+    assert y[0] == "$215,000"  # the caller's target is not modified
+    # European marks: "1.234,5"; one value that is no number keeps the target text (labels)
+    assert encode_target(np.array(["1.234,5", "2,25", "3"] * 4, dtype=object),
+                         "regression")[0][:3].tolist() == [1234.5, 2.25, 3.0]
+    assert detect_task(np.array(["$1,000", "$2,000", "unknown"] * 4, dtype=object)) \
+        == "classification"
+    assert detect_task(np.array(["3", "4", "3"] * 4, dtype=object)) == "classification"
+
+
 def test_n_features_policy():
     assert resolve_n_features(3, 10) == 3
     assert resolve_n_features(0.25, 10) == 2  # round(2.5) -> 2 (banker's), at least 1

@@ -19,7 +19,7 @@ from sklearn.utils import check_array
 from sklearn.utils._param_validation import Interval, RealNotInt
 from sklearn.utils.multiclass import type_of_target
 
-from ._warnings import FeatsieveWarning, ParameterWarning
+from ._warnings import DataWarning, FeatsieveWarning, ParameterWarning
 
 __all__ = [
     "ColumnDescription",
@@ -951,6 +951,24 @@ def _target_name(y, given: str) -> str:
     return str(name) if given == "y" and isinstance(name, str) and name else given
 
 
+def _target_numbers(y_arr) -> tuple[np.ndarray, list] | None:
+    """A text target whose every value is a number as written (``$215,000``, ``1.234,5``,
+    ``12%``) as ``(float64 values, rules used)``; None for anything else.
+
+    The rules are :func:`_number_text`'s. Text with no such mark (``"3"``,
+    ``"yes"``) and text with any value that is no number stays text: labels.
+    """
+    if y_arr.ndim != 1 or y_arr.dtype.kind not in "OU" or len(y_arr) == 0:
+        return None
+    s = pd.Series(y_arr)
+    if not s.map(lambda v: isinstance(v, str)).all():
+        return None
+    mode = _text_number_mode(s.str.strip().value_counts())
+    if mode is None or mode[1] or mode[2] or not mode[3]:
+        return None
+    return _parse_text_numbers(s.str.strip(), mode[0]), mode[3]
+
+
 def detect_task(y, task: str = "auto") -> str:
     """Return ``"classification"`` or ``"regression"`` for a target.
 
@@ -993,7 +1011,10 @@ def detect_task(y, task: str = "auto") -> str:
     if task != "auto":
         raise ValueError(f"task must be 'auto', 'classification' or 'regression'; got {task!r}.")
     y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
-    if y_arr.dtype.kind in "OUSb" or isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+    parsed = _target_numbers(y_arr)
+    if parsed is not None:  # "$215,000": numbers written as text are numbers
+        y_arr = parsed[0]
+    elif y_arr.dtype.kind in "OUSb" or isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
         return "classification"
     kind = type_of_target(y_arr)
     if kind in ("binary", "multiclass"):
@@ -1049,6 +1070,11 @@ def encode_target(y, task: str, *, target_name: str = "y"):
                 "classification needs at least 2 classes."
             )
         return codes.astype(np.int64), enc.classes_
+    parsed = _target_numbers(y_arr)
+    if parsed is not None:
+        warnings.warn(f"The target {target_name!r} holds numbers written as text; read as numbers "
+                      f"({', '.join(parsed[1])}).", DataWarning, stacklevel=3)
+        y_arr = parsed[0]
     try:
         y_float = y_arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
