@@ -29,6 +29,9 @@ def _good(tmp_path, n=60):
     (b"a,b,label\n", "no rows"),
     (b"a,a,label\n1,2,x\n3,4,y\n", "duplicate column"),
     (b"a,b,label\n1,2,x\n\xff\xfe,4,y\n", "UTF-8"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "is a PNG image, not a table"),
+    (b"%PDF-1.7\n" + bytes(range(256)), "is a PDF document"),
+    (b"SQLite format 3\x00" + bytes(100), "SQLite database: export the table"),
 ])
 def test_malformed_files(tmp_path, capsys, content, needle):
     p = tmp_path / "bad.csv"
@@ -36,6 +39,49 @@ def test_malformed_files(tmp_path, capsys, content, needle):
     rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
     assert rc == 2 and needle in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_excel_workbook_named_with_the_fix(tmp_path, capsys):
+    import zipfile
+
+    p = tmp_path / "book.csv"  # the content decides, not the name
+    with zipfile.ZipFile(p, "w") as z:
+        z.writestr("xl/workbook.xml", "<workbook/>")
+        z.writestr("[Content_Types].xml", "<Types/>")
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc", "-q"])
+    assert rc == 2 and "Excel workbook: save the sheet as CSV" in err
+
+
+def test_json_zip_and_arrow_tables_read_like_the_csv(tmp_path, capsys):
+    import zipfile
+
+    df = _good(tmp_path)
+    csv = tmp_path / "t.csv"
+    df.to_csv(csv, index=False)
+    df.to_json(tmp_path / "records.json", orient="records")
+    df.to_json(tmp_path / "lines.jsonl", orient="records", lines=True)
+    df.to_feather(tmp_path / "t.arrow")
+    with zipfile.ZipFile(tmp_path / "t.zip", "w") as z:
+        z.write(csv, "t.csv")
+    outs = []
+    for name in ("t.csv", "records.json", "lines.jsonl", "t.arrow", "t.zip"):
+        rc, out, err = _run(capsys, ["select", str(tmp_path / name), "--target", "label",
+                                     "--method", "cc", "-k", "2", "-q"])
+        assert rc == 0, (name, err)
+        outs.append(out.replace(name, "DATA"))
+    assert all(o == outs[0] for o in outs)
+    assert "  a " in outs[0]
+
+
+def test_headers_differing_in_spaces_are_two_columns(tmp_path, capsys):
+    p = tmp_path / "spaces.csv"
+    df = _good(tmp_path).rename(columns={"b": "a "})  # 'a' and 'a ': not duplicates
+    df.to_csv(p, index=False)
+    from featsieve.io import read_table
+
+    assert list(read_table(p).columns) == ["a", "a ", "c", "d", "label"]
+    p.write_bytes(b"a, a,label\n1,2,x\n3,4,y\n")
+    assert list(read_table(p).columns) == ["a", " a", "label"]
 
 
 def test_semicolon_delimiter_is_read(tmp_path, capsys):

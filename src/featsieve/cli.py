@@ -281,7 +281,7 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
             json_path, report_path,
             repeats, seeds, metric, groups_col, time_col, k_grid, time_budget, backend, scheduler,
             audit):
-    """Compare selectors on DATA (a CSV/Parquet path or a bundled name; default: sonar).
+    """Compare selectors on DATA (a CSV, Parquet, Arrow or JSON table or a bundled name; default: sonar).
 
     Every method runs on the same repeated honest splits; the table gives each
     method's test mean with a 95% interval, its paired difference to all

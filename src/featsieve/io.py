@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import os
 import shlex
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -20,10 +22,13 @@ __all__ = ["read_table", "read_text_columns", "load_data", "write_table_atomic",
 
 
 def read_table(path: str | os.PathLike) -> pd.DataFrame:
-    """Read a CSV (optionally gzip) or Parquet file into a DataFrame.
+    """Read a CSV (plain, gzip or zip), Parquet, Arrow/Feather or JSON file into a DataFrame.
 
     The format is recognized from the file's first bytes (Parquet's ``PAR1``,
-    gzip's magic number), not its name; the CSV delimiter is sniffed.
+    gzip's and zip's magic numbers, ``[``/``{`` for JSON records or lines), not
+    its name; the CSV delimiter is sniffed. Images, PDFs, Excel workbooks and
+    SQLite databases get a message saying what the file is and how to make a
+    CSV of it.
 
     Raises
     ------
@@ -39,20 +44,26 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
     if p.is_dir():
         raise ValueError(f"{p} is a directory; give a CSV or Parquet file.")
     try:
-        with open(p, "rb") as fh:
-            magic = fh.read(4)
-        if magic == b"PAR1":  # the format by its content, whatever the file is called
+        kind = _file_kind(p)
+        if kind == "parquet":  # the format by its content, whatever the file is called
             df = pd.read_parquet(p)
+        elif kind == "arrow":
+            df = pd.read_feather(p)
+        elif kind == "json" and (df := _read_json(p)) is not None:
+            pass
+        elif kind in _NOT_TABLES:
+            raise ValueError(f"{p} is {_NOT_TABLES[kind]}; featsieve reads CSV, Parquet, "
+                             "Arrow/Feather and JSON tables.")
         else:
-            gz = magic[:2] == b"\x1f\x8b"
-            sep, header = _sniff_csv(p, gz)
+            compression = {"gzip": "gzip", "zip": "zip"}.get(kind)  # csv, or json that is not
+            sep, header = _sniff_csv(p, compression)
             dupes = sorted({c for c in header if header.count(c) > 1})
             if dupes:
                 raise ValueError(
                     f"{p} has duplicate column names: {', '.join(map(repr, dupes))}; "
                     "rename them so every column is unique."
                 )
-            df = pd.read_csv(p, sep=sep, compression="gzip" if gz else None)
+            df = pd.read_csv(p, sep=sep, compression=compression)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{p} is empty: no header and no rows.") from None
     except UnicodeDecodeError as exc:
@@ -61,12 +72,72 @@ def read_table(path: str | os.PathLike) -> pd.DataFrame:
                          "pandas' to_csv) and try again.") from None
     except (EOFError, zlib.error, gzip.BadGzipFile):
         raise ValueError(f"{p} is a truncated or corrupt gzip file.") from None
+    except zipfile.BadZipFile:
+        raise ValueError(f"{p} is a truncated or corrupt zip file.") from None
     except (pd.errors.ParserError, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValueError(f"Cannot read {p}: {first}") from None
     if df.shape[1] == 0:
         raise ValueError(f"{p} has no columns.")
     return df
+
+
+#: File kinds recognized by their first bytes that hold no table featsieve reads.
+_NOT_TABLES = {
+    "png": "a PNG image, not a table", "jpeg": "a JPEG image, not a table",
+    "gif": "a GIF image, not a table", "pdf": "a PDF document, not a table",
+    "xlsx": "an Excel workbook: save the sheet as CSV (File > Save As > CSV UTF-8)",
+    "xls": "an Excel 97-2003 workbook: save the sheet as CSV (File > Save As > CSV UTF-8)",
+    "sqlite": "an SQLite database: export the table (sqlite3 -csv -header DB "
+              "'select * from TABLE' > table.csv)",
+    "zip-many": "a zip archive of several files: unzip it and give the table's file",
+}
+
+
+def _file_kind(p: Path) -> str:
+    """What a file holds, from its first bytes: parquet, arrow, gzip, zip, json, csv, or one
+    of :data:`_NOT_TABLES`."""
+    with open(p, "rb") as fh:
+        head = fh.read(16)
+    for magic, kind in ((b"PAR1", "parquet"), (b"ARROW1", "arrow"), (b"\x1f\x8b", "gzip"),
+                        (b"\x89PNG", "png"), (b"\xff\xd8\xff", "jpeg"), (b"GIF8", "gif"),
+                        (b"%PDF", "pdf"), (b"\xd0\xcf\x11\xe0", "xls"),
+                        (b"SQLite format 3", "sqlite")):
+        if head.startswith(magic):
+            return kind
+    if head.startswith(b"PK\x03\x04"):
+        with zipfile.ZipFile(p) as z:
+            names = [n for n in z.namelist() if not n.endswith("/")]
+        if any(n.startswith("xl/") for n in names):
+            return "xlsx"
+        return "zip" if len(names) == 1 else "zip-many"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return "json"
+    return "csv"
+
+
+def _read_json(p: Path) -> pd.DataFrame | None:
+    """A JSON table: a list of records, JSON lines, or pandas' column/split layouts; None
+    when the file is no JSON at all (a CSV whose header starts with a bracket)."""
+    import json
+
+    text = p.read_text(encoding="utf-8")
+    try:
+        json.loads(text)
+    except ValueError:
+        try:
+            json.loads(text.lstrip("\ufeff \t\r\n").splitlines()[0])
+        except (ValueError, IndexError):
+            return None
+    for kw in ({}, {"lines": True}, {"orient": "split"}):
+        try:
+            df = pd.read_json(io.StringIO(text), **kw)
+        except ValueError:
+            continue
+        if isinstance(df, pd.DataFrame) and df.shape[1] > 0 and len(df) > 0:
+            return df
+    raise ValueError(f"{p} is JSON but not a table: give a list of records "
+                     '([{"col": value, ...}, ...]), JSON lines, or a CSV or Parquet file.')
 
 
 def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
@@ -95,28 +166,34 @@ def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
     p = Path(path)
     if not p.is_file():
         return None
-    with open(p, "rb") as fh:
-        magic = fh.read(4)
-    if magic == b"PAR1":
+    kind = _file_kind(p)
+    if kind not in ("csv", "gzip", "zip"):
         return None
-    gz = magic[:2] == b"\x1f\x8b"
-    sep, _ = _sniff_csv(p, gz)
+    compression = None if kind == "csv" else kind
+    sep, _ = _sniff_csv(p, compression)
     columns = list(columns)
     try:
-        text = pd.read_csv(p, sep=sep, compression="gzip" if gz else None, usecols=columns,
+        text = pd.read_csv(p, sep=sep, compression=compression, usecols=columns,
                            dtype=str, keep_default_na=False, na_filter=False)
     except (ValueError, pd.errors.ParserError, OSError):
         return None
     return text[columns]
 
 
-def _sniff_csv(p: Path, gz: bool):
-    """The delimiter (one of , ; tab |) and the header fields of a CSV file."""
+def _sniff_csv(p: Path, compression: str | None):
+    """The delimiter (one of , ; tab |) and the header fields of a CSV file (as written:
+    ``"a"`` and ``"a "`` are two names, as pandas reads them)."""
     import csv
 
-    opener = gzip.open if gz else open
-    with opener(p, "rt", encoding="utf-8", newline="") as fh:
-        sample = fh.read(65536)
+    if compression == "zip":
+        with zipfile.ZipFile(p) as z:
+            name = next(n for n in z.namelist() if not n.endswith("/"))
+            with z.open(name) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as fh:
+                sample = fh.read(65536)
+    else:
+        opener = gzip.open if compression == "gzip" else open
+        with opener(p, "rt", encoding="utf-8", newline="") as fh:
+            sample = fh.read(65536)
     if not sample.strip():
         raise pd.errors.EmptyDataError("empty")
     first = sample.splitlines()[0]
@@ -125,7 +202,7 @@ def _sniff_csv(p: Path, gz: bool):
     except csv.Error:
         sep = ","
     header = next(csv.reader([first], delimiter=sep))
-    return sep, [h.strip() for h in header]
+    return sep, header
 
 
 def load_data(source: str | None, target: str | None, drop=(), *, return_dropped=False,
