@@ -160,3 +160,24 @@ def test_k_top_reads_merged_labels():
     with use_k_grid([1, 2, 3]):
         assert _k_top(spec, Fitted(), 10, "k=2,3") == 3
         assert _k_top(spec, Fitted(), 10, "k=2") is None
+
+
+# ------------------------------------------------------------- a tiny table, one repeat
+def test_thirty_rows_one_repeat_say_what_their_numbers_cannot_show():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(30, 6)), columns=list("abcdef"))
+    y = pd.Series(2e8 * X["a"] + 1e8 * rng.normal(size=30) + 2e9, name="price")
+    res = featsieve.compare(X, y, methods=["kbest", "cc"], n_repeats=1, random_state=0)
+    assert res.split["test"] < 20
+    assert any(n.startswith(f"{res.split['test']} test rows per repeat") for n in res.notes)
+    rows = {r["method"]: r for r in res.rows}
+    # one selection has no stability (it was 1.00): one note names both methods
+    assert rows["kbest"]["stability"] is None and rows["cc"]["stability"] is None
+    assert "kbest, cc: stability undefined for one selection" in " ".join(res.notes)
+    assert featsieve.evaluation.nogueira_stability([[1, 0, 1]])["stability"] is None
+
+
+def test_large_differences_print_in_significant_digits():
+    assert _pm(2159520608.066, None, sign=True) == "+2.16e+09"
+    assert _pm(-321373666.7, None, sign=True) == "-3.214e+08"
+    assert _pm(0.0123, None, sign=True) == "+0.012"

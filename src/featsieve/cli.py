@@ -140,7 +140,8 @@ def _pm(mean, half, digits=4, sign=False, repeats=None):
     if mean is None or mean != mean:
         return "-"
     mean = float(mean) + 0.0 if abs(mean) >= 0.5 * 10.0 ** -digits else 0.0  # no "-0.00"
-    text = f"{mean:+.3f}" if sign else _fmt(mean, digits)
+    text = (f"{mean:+.3f}" if abs(mean) < 1000 else f"{mean:+.{digits}g}") if sign \
+        else _fmt(mean, digits)
     if half is not None and half == half and abs(half) < 1e-12:  # rounding, not a spread
         half = 0.0
     if half == 0 and repeats is not None:

@@ -58,6 +58,8 @@ BASELINE = "baseline"  # no column: the majority class / the mean
 _BASELINE_SPEC = MethodSpec(BASELINE, None, source="baseline",
                             summary="no column: the majority class / the mean")
 ALPHA = 0.05
+#: Fewer test rows per repeat than this get a note: one split's test score is then mostly noise.
+FEW_TEST_ROWS = 20
 # metrics between 0 and 1: their test intervals are clipped to [0, 1]
 _UNIT_METRICS = ("accuracy", "balanced_accuracy", "top_k_accuracy", "roc_auc", "f1",
                  "precision", "recall", "jaccard", "average_precision")
@@ -1034,10 +1036,16 @@ def _collect(reps, methods, names, task, metric, notes) -> tuple[list, list]:
     base_scores = np.array([x["test_score"] for x in by_method[ALL]], float)
     rows = [_summarise(m, by_method[m], base_scores, names, task, metric, n_train, n_test)
             for m in methods if m not in failures]
+    if n_test < FEW_TEST_ROWS:
+        notes.append(f"{n_test} test rows per repeat: each test score rests on them alone and "
+                     "moves a lot from split to split (the intervals count the repeats: run "
+                     "more of them)")
+    whys: dict = {}  # one note per reason, naming its methods
     for r in rows:
         why = r.pop("_stability_note", None)
         if why:
-            notes.append(f"{r['method']}: stability {why}")
+            whys.setdefault(why, []).append(r["method"])
+    notes += [f"{', '.join(ms)}: stability {why}" for why, ms in whys.items()]
     failed = [{"method": m, "failed": failures[m]} for m in methods if m in failures]
     if failed:
         notes.append(f"{len(failed)} method(s) failed; their rows say why: "

@@ -152,7 +152,8 @@ def nogueira_stability(Z, *, level: float = 0.95) -> dict:
     out : dict
         ``stability``, ``variance``, ``ci`` ([lo, hi]), ``frequency``
         (ndarray of shape (d,)) and ``note`` (why there is no stability, else
-        None). With fewer than 2 selections, or when ``min(k̄, d - k̄) < 1``
+        None). One selection has no stability (None, with a note: the measure
+        compares selections with each other). When ``min(k̄, d - k̄) < 1``
         (every selection empty or full, or nearly so: the estimator is
         undefined or says nothing, see above), the stability is 1.0 if all
         selections are equal, else None; variance and interval are then None.
@@ -171,8 +172,9 @@ def nogueira_stability(Z, *, level: float = 0.95) -> dict:
     kbar = float(k.mean()) if m else 0.0
     denom = (kbar / d) * (1 - kbar / d) if d else 0.0
     if m < 2 or denom <= 0 or min(kbar, d - kbar) < 1:
-        same = m >= 1 and bool((Z == Z[0]).all())
-        note = None
+        same = m >= 2 and bool((Z == Z[0]).all())
+        note = ("undefined for one selection: it compares selections with each other (run "
+                "more repeats)" if m == 1 else None)
         if not same and m >= 2:
             what = ("fewer than one column" if kbar < d / 2 else
                     f"all but fewer than one of the {d} columns")

@@ -304,7 +304,7 @@ def _ci(mean, ci, *, digits=4, sign=False) -> str:
     def f(v):
         v = v + 0.0 if abs(v) >= 5 * 10.0 ** -(digits + 1) else 0.0  # no "-0.00"
         return (f"{v:+.{digits - 1}f}" if sign else f"{v:.{digits}f}") if digits < 4 else (
-            f"{v:+.3f}" if sign else _fmt(v))
+            (f"{v:+.3f}" if abs(v) < 1000 else f"{v:+.4g}") if sign else _fmt(v))
 
     if lo is None or hi is None or lo == hi:
         return f(mean)
