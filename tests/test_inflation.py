@@ -449,6 +449,12 @@ def test_lesson_published_numbers_with_the_seed_tree():
      "(0.9 vs 0.8 accuracy, higher is better): optimistic."),
     ("classification", "accuracy", 0.8, 0.9, "is 0.1 below what it delivers on unseen rows "
      "(0.8 vs 0.9 accuracy, higher is better): pessimistic."),
+    # "matches" is relative to the scores' size: 3,000 on an mse of 7.7e8 is no difference,
+    # 0.003 on an accuracy is one
+    ("regression", "mse", 7.676e8 + 3000, 7.676e8, "(7.676e+08) matches what it delivers on "
+     "unseen rows (7.676e+08 mse)."),
+    ("classification", "accuracy", 0.803, 0.8, "is 0.003 above what it delivers on unseen rows "
+     "(0.803 vs 0.8 accuracy, higher is better): optimistic."),
 ])
 def test_verdict_direction_follows_the_metric(task, metric, own, test, sentence):
     from featsieve.evaluation._inflation import InflationResult, _better_by

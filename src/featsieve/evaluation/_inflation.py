@@ -58,6 +58,8 @@ __all__ = [
 DEFAULT_K = (2, 4, 8)
 DEFAULT_NOISE_FEATURES = 1200  # seed 002 FS21
 DEFAULT_FRACTIONS = (0.6, 0.2, 0.2)  # seed 002: 756 / 252 / 252 of 1,260 rows
+#: Own number and test number "match" within this share of their scale (at least 1).
+MATCH_TOLERANCE = 5e-4
 
 
 # ----------------------------------------------------------------- helpers
@@ -611,7 +613,9 @@ class InflationResult:
             # lower-is-better metric (mse) means it sits below them
             higher = greater_is_better(self.task)
             word = "above" if (gap > 0) == higher else "below"
-            if abs(gap) < 5e-4:
+            # "matches": within 0.05 % of the scores' scale (an accuracy's 1, an mse's size)
+            scale = max(1.0, abs(o["test_score"]), abs(o["selection_score"]))
+            if abs(gap) < MATCH_TOLERANCE * scale:
                 parts = [f"{self.name}'s own number ({o['selection_score']:.4g}) matches what it "
                          f"delivers on unseen rows ({o['test_score']:.4g} {self.metric})."]
             else:
