@@ -390,6 +390,31 @@ def test_compare_audit_columns(sonar):
     assert cc_row["noise_pool"] == 50 and np.isfinite(cc_row["noise_inflation"])
 
 
+def test_compare_audit_interrupted_keeps_the_comparison(sonar, monkeypatch):
+    from featsieve.evaluation import _inflation
+
+    X, y = sonar
+    real, calls = _inflation._audit_columns, []
+
+    def audit_then_ctrl_c(method, *args, **kwargs):
+        calls.append(method)
+        if len(calls) == 2:  # Ctrl-C while the second method's audit runs
+            raise KeyboardInterrupt
+        return real(method, *args, **kwargs)
+
+    monkeypatch.setattr(_inflation, "_audit_columns", audit_then_ctrl_c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = compare(X, y, methods=["cc"], estimator="tree", n_repeats=2,
+                    audit={"noise_features": 20, "n_repeats": 1, "cv": 3})
+    assert r.interrupted and not r.to_dict()["complete"]
+    df = r.to_frame().set_index("method")
+    assert list(df.index) == ["all", "baseline", "cc"] and df["test_mean"].notna().all()
+    assert 0.5 < df.loc["all", "nested_cv"] <= 1 and np.isnan(df.loc["cc", "nested_cv"])
+    assert ("interrupted during the audit: the comparison's columns are complete; the audit "
+            "columns are missing for cc") in r.notes
+
+
 # ------------------------------------------------- seed 002 reproduced
 def test_seed_tree_by_hand():
     from featsieve.reproduce.lesson import SeedTree

@@ -341,8 +341,8 @@ def compare(data, target, drop, task, model, seed, n_jobs, quiet, categorical, n
     click.echo(result.verdict())
     _write_outputs(result, json_path, report_path, click.get_current_context())
     if result.interrupted:  # the rows that finished are written, marked incomplete
-        click.echo(f"featsieve: {_interrupt_word()}; the rows above are the methods that "
-                   "finished", err=True)
+        click.echo(f"featsieve: {_interrupt_word()}; the table above is what finished (the "
+                   "notes say what is missing)", err=True)
         raise click.exceptions.Exit(_interrupt_code())
     if result.failed:
         raise click.exceptions.Exit(EXIT_PARTIAL)

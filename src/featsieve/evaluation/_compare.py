@@ -1359,6 +1359,14 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         notes=notes, interrupted=interrupted,
     )
     if audit and not interrupted:
-        _add_audit(result, data, audit, estimator=estimator, specs=specs, n_jobs=n_jobs,
-                   progress=progress, structured=groups_v is not None or time_v is not None)
+        try:
+            _add_audit(result, data, audit, estimator=estimator, specs=specs, n_jobs=n_jobs,
+                       progress=progress, structured=groups_v is not None or time_v is not None)
+        except KeyboardInterrupt:  # the comparison is whole: keep it, say what the audit lacks
+            result.interrupted = True
+            lacking = [r["method"] for r in result.rows
+                       if r["method"] != BASELINE and "nested_cv" not in r]
+            result.notes.append("interrupted during the audit: the comparison's columns are "
+                                "complete; the audit columns are missing for "
+                                + ", ".join(lacking))
     return result
