@@ -88,6 +88,23 @@ def test_a_target_of_numbers_written_as_text_is_numbers():
     assert detect_task(np.array(["3", "4", "3"] * 4, dtype=object)) == "classification"
 
 
+def test_mostly_numbers_read_as_categories_is_said_with_the_fix():
+    from featsieve._validation import ColumnKindWarning, describe_columns
+
+    hp = np.round(np.linspace(50, 250, 100), 1).astype(str).astype(object)
+    hp[:10], hp[10:12] = "unknown", "n/a"  # 10 % words: over the 5 % read as missing
+    ticket = np.array(["A/5 1"] * 30 + [str(i) for i in range(70)], dtype=object)  # 70 %
+    X = pd.DataFrame({"hp": hp, "ticket": ticket})
+    with pytest.warns(ColumnKindWarning) as rec:
+        d = describe_columns(X)
+    assert list(d.kinds) == ["categorical", "categorical"]
+    said = [str(w.message) for w in rec]
+    assert said == ["'hp' is mostly numbers (90% of its rows), read as categories for the words "
+                    "on 10%: 'unknown' (10 rows). Pass numeric=[...] (CLI: --numeric COL) to "
+                    "read such a column as numbers (the words become missing values)."]
+    assert describe_columns(X, numeric=["hp"]).kinds[0] == "numeric"
+
+
 def test_n_features_policy():
     assert resolve_n_features(3, 10) == 3
     assert resolve_n_features(0.25, 10) == 2  # round(2.5) -> 2 (banker's), at least 1

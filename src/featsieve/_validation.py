@@ -259,6 +259,9 @@ def _check_override(names, given, what):
 #: ``"rotary"`` among horsepowers) for the column to be read as numbers; those cells are read as
 #: missing, named in a :class:`ColumnKindWarning`. Above it the column is categorical.
 STRAY_SHARE = 0.05
+#: Share of a categorical column's rows that are numbers from which a warning says so (the
+#: column may be numbers with too many words among them: ``numeric=[...]`` reads it as such).
+MOSTLY_NUMBERS = 0.8
 
 #: A number grouped in thousands: ``1,234`` or ``1,234.5`` (decimal point), ``1.234,5`` (comma).
 _GROUPED = {".": r"^[+-]?\d{1,3}(,\d{3})+(\.\d*)?$", ",": r"^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$"}
@@ -420,8 +423,30 @@ def _column_kind(name, s: pd.Series):
             return "numeric", mark, f"numbers stored as text{how}{miss}"
         if inferred == "string" and _dates_as_text(uniq):
             return "datetime", None, "dates stored as text"
-        return "categorical", None, ""
+        return "categorical", None, _mostly_numbers_note(_text_counts(s))
     _refuse(name, f"object holding {inferred} values")
+
+
+def _mostly_numbers_note(counts: pd.Series) -> str:
+    """For a column read as categories: a note when most of its rows (``MOSTLY_NUMBERS``;
+    missing-value tokens aside) are numbers, naming the words that made it categorical;
+    else ``""``."""
+    text = pd.Series(counts.index.astype(str), index=counts.index)
+    keep = ~text.str.lower().isin(MISSING_TOKENS).to_numpy()
+    text, n = text[keep], counts[keep]
+    if n.sum() == 0:
+        return ""
+    ok = _number_text(text, ".").notna().to_numpy()
+    share = n[ok].sum() / n.sum()
+    if share < MOSTLY_NUMBERS:
+        return ""
+    words = n[~ok].sort_values(ascending=False, kind="stable")
+    listed = ", ".join(f"{v!r} ({c} row{'s' if c != 1 else ''})"
+                       for v, c in list(words.items())[:5])
+    more = f" and {len(words) - 5} more" if len(words) > 5 else ""
+    return (f"mostly numbers ({share:.0%} of its rows), read as categories for the words on "
+            f"{1 - share:.0%}: {listed}{more}")
+
 
 
 _DATE_TEXT = r"^\s*(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})([ T]\d{1,2}:\d{2}.*)?\s*$"
@@ -583,6 +608,15 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
                 "its rows is read as categories. Pass categorical=[...] (CLI: --categorical "
                 "COL) to read one as categories.",
                 ColumnKindWarning, stacklevel=3)
+        mostly = [j for j in range(d) if kinds[j] == "categorical" and not left_out[j]
+                  and str(notes.get(j, "")).startswith("mostly numbers")]
+        if mostly:
+            warnings.warn(
+                "; ".join(f"{names[j]!r} is {notes[j]}" for j in mostly[:_MAX_LISTED])
+                + (f"; and {len(mostly) - _MAX_LISTED} more" if len(mostly) > _MAX_LISTED
+                   else "")
+                + ". Pass numeric=[...] (CLI: --numeric COL) to read such a column as numbers "
+                "(the words become missing values).", ColumnKindWarning, stacklevel=3)
         if left_out.any():
             ids = [names[j] for j in np.flatnonzero(left_out)]
             one = len(ids) == 1
