@@ -229,6 +229,14 @@ def test_scores_plot_data_hand_case():
     assert d["name"] == ["c", "e", "a"] and d["score"] == [0.5, 0.3, 0.1]
     assert d["selected"] == [True, True, False] and d["threshold"] == 0.2
     assert scores_plot_data(Fake())["name"] == ["c", "e", "a", "d"]  # zero score left out
+    assert d["n_features"] == 5
+
+    class IdAndConstant(Fake):  # an ID-like and a constant column are not counted
+        constant_features_ = np.array([False, True, False, False, False])
+        columns_ = type("Columns", (), {"left_out": np.array([True, False, False, False,
+                                                               False])})()
+
+    assert scores_plot_data(IdAndConstant())["n_features"] == 3
 
 
 def test_figures_come_from_the_method_table_missing_skipped_broken_reported(result,

@@ -70,7 +70,8 @@ def scores_plot_data(selector, *, top: int = 30, support=None) -> dict:
         ``name``, ``score``, ``selected`` (lists, best first; columns scoring 0
         are left out), ``threshold``
         (float or None: the cut-off the selector applied to the scores),
-        ``n_features`` (all columns) and ``n_selected``.
+        ``n_features`` (the columns it could select: ID-like and constant columns
+        are not counted, as ``compare`` does not count them) and ``n_selected``.
     """
     scores = np.asarray(selector.scores_, dtype=float)
     support = np.asarray(selector.support_ if support is None else support, bool)
@@ -83,9 +84,20 @@ def scores_plot_data(selector, *, top: int = 30, support=None) -> dict:
         "score": [float(scores[i]) for i in order],
         "selected": [bool(support[i]) for i in order],
         "threshold": None if thr is None else float(thr),
-        "n_features": int(len(scores)),
+        "n_features": int(len(scores) - np.sum(_left_out(selector))),
         "n_selected": int(np.sum(support)),
     }
+
+
+def _left_out(selector) -> np.ndarray:
+    """The columns the selector could never select (ID-like or constant), as a bool mask:
+    ``compare`` does not count them as features either."""
+    mask = np.zeros(len(getattr(selector, "scores_", ())), bool)
+    for m in (getattr(getattr(selector, "columns_", None), "left_out", None),
+              getattr(selector, "constant_features_", None)):
+        if m is not None and len(m) == len(mask):
+            mask |= np.asarray(m, bool)
+    return mask
 
 
 def _forward_figure(method, selector):
