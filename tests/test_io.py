@@ -126,3 +126,22 @@ def test_a_target_name_with_spaces_around_it_is_suggested(tmp_path):
     path.write_text("a, Y\n1,x\n2,y\n3,x\n")
     with pytest.raises(ValueError, match=r"did you mean ' Y'\? \(--target ' Y'\)"):
         load_data(str(path), target="Y")
+
+
+def test_compare_and_audit_fingerprint_one_table_alike(tmp_path, capsys):
+    df = _table(n=150)
+    df["colour"] = np.where(df["col 2"] > 0, "red", None)  # text with missing cells
+    df["n"] = pd.array(np.where(df["col 4"] > 1, pd.NA, df["count"]), dtype="Int64")
+    csv, pq = tmp_path / "t.csv", tmp_path / "t.parquet"
+    df.to_csv(csv, index=False)
+    df.to_parquet(pq, index=False)
+    prints = []
+    for path in (csv, pq):
+        for cmd in (["compare", str(path), "--methods", "cc", "--repeats", "2"],
+                    ["audit", str(path), "--method", "cc", "--noise-features", "10"]):
+            js = tmp_path / f"{cmd[0]}.json"
+            _run_cli(cmd + ["--target", "label", "--model", "tree", "--n-jobs", "1", "-q",
+                            "--json", str(js)], capsys)
+            prints.append(json.loads(js.read_text())["fingerprint"])
+    assert prints[0]["rows"] == 150 and prints[0]["columns"] == 9
+    assert all(p == prints[0] for p in prints)  # CSV (floats) and Parquet (Int64) alike

@@ -699,9 +699,11 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
                 click.echo(f"({res.noise_note}; --max-noise-fits 0 for the full pool)")
     click.echo("")
     click.echo(res.verdict())
+    fingerprint = io.data_fingerprint(X, y)  # compare's, for the same table
     if json_path:
         try:
-            _write_text(json_path, json.dumps(res.to_dict(), indent=2, default=str))
+            _write_text(json_path, json.dumps({**res.to_dict(), "fingerprint": fingerprint},
+                                              indent=2, default=str))
         except OSError as exc:
             _fail(exc)
         click.echo(f"wrote {json_path}")
@@ -712,7 +714,7 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
             write_report(report_path, res, command=_command_line(click.get_current_context()),
                          params={"method": method, "model": model,
                                  "noise_features": noise_features, "repeats": repeats},
-                         fingerprint=io.data_fingerprint(X, y), dataset=name)
+                         fingerprint=fingerprint, dataset=name)
         except (OSError, ValueError) as exc:
             _fail(exc)
         click.echo(f"wrote {report_path}")

@@ -444,13 +444,15 @@ def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
     same fingerprint, and a changed value, column name or row order gets a
     different one.
 
+    ``compare``, ``audit`` and their reports fingerprint the table as given
+    (after ``--drop``), so one table gets one fingerprint in all of them.
+
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
-        Numeric features (e.g. the validated array of :func:`featsieve.compare`),
-        or a table with text, category, boolean or date columns: those are
-        digested column by column as text (missing cells as ``\\x00``), the
-        numeric ones as float64.
+        Numeric features, or a table with text, category, boolean or date
+        columns: those are digested column by column as text (missing cells as
+        ``\\x00``), the numeric ones (nullable integers too) as float64.
     y : array-like of shape (n_samples,) or None, default=None
     feature_names : list of str or None, default=None
         Column names; taken from ``X.columns`` when ``X`` has them.
@@ -472,8 +474,9 @@ def data_fingerprint(X, y=None, *, feature_names=None) -> dict:
         h.update(str(shape).encode())
         for j in range(shape[1]):
             s = X.iloc[:, j]
-            if isinstance(s.dtype, np.dtype) and s.dtype.kind in "biuf":
-                h.update(np.ascontiguousarray(s.to_numpy(), dtype="<f8").tobytes())
+            if pd.api.types.is_numeric_dtype(s.dtype):  # numpy or nullable (Int64, Float64)
+                h.update(np.ascontiguousarray(s.to_numpy(dtype="<f8", na_value=np.nan))
+                         .tobytes())
             else:
                 h.update("\x1f".join("\x00" if pd.isna(v) else str(v)
                                       for v in s.tolist()).encode("utf-8"))

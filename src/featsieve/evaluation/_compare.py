@@ -42,6 +42,7 @@ from .._validation import (
     FewerFeaturesWarning,
     TargetLeakWarning,
     leak_note,
+    to_pandas,
     validate_Xy,
     warn_target_leaks,
 )
@@ -1350,7 +1351,7 @@ def compare(X, y, *, methods: list | None = None, estimator="lightgbm", task="au
         selectors=first["selectors"],
         tuned_cuts={x["method"]: x["cut"] for x in first["rows"] if "failed" not in x},
         supports={x["method"]: x["support"] for x in first["rows"] if "failed" not in x},
-        fingerprint=data_fingerprint(data.X, raw_y, feature_names=names),
+        fingerprint=data_fingerprint(to_pandas(X), to_pandas(raw_y), feature_names=names),
         params={"estimator": estimator if isinstance(estimator, str) else repr(estimator),
                 "methods": [m for m in methods if m not in (ALL, BASELINE)],
                 "fractions": [float(f) for f in fractions], "n_jobs": n_jobs,
