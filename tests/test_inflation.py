@@ -127,8 +127,23 @@ def test_noise_pool_acceptance_random_vs_separation(subscribers):
     # the seed's baseline: majority class of TRAIN scored on TEST (published 0.7579)
     assert s["baseline"] == pytest.approx(191 / 252)
     summ = sep.summary()
-    assert summ["k"].tolist() == [2, 4, 8]
+    assert summ["k"].tolist() == [2, 4, 8] and summ["kept"].tolist() == [2, 4, 8]
     assert (summ["n_repeats"] == 20).all()
+    # a selector with its own support only keeps 3 columns whatever k: kept says so
+    from sklearn.base import BaseEstimator
+
+    class ThreeColumns(BaseEstimator):
+        def fit(self, X, y):
+            self.support_ = np.arange(X.shape[1]) < 3
+            return self
+
+        def get_support(self):
+            return self.support_
+
+    own = noise_pool_test(ThreeColumns(), tree(), y, split=split, n_repeats=2,
+                          random_state=0).summary()
+    assert own["kept"].tolist() == [2, 3, 3]
+    assert own.loc[1, "inflation"] == own.loc[2, "inflation"]
 
 
 def test_noise_pool_by_hand_one_repeat(subscribers):

@@ -693,8 +693,11 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
         if res.noise is not None:
             click.echo(f"\n== Noise pool: {res.noise.n_noise} noise columns, selected from the "
                        "training rows only vs from all rows; model refit on the training rows")
-            click.echo(res.noise.summary().to_string(index=False,
-                                                     float_format=lambda v: f"{v:.4f}"))
+            summ = res.noise.summary()
+            click.echo(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+            if (summ["kept"] < summ["k"] - 1e-9).any():
+                click.echo(f"(kept < k: {method} chose fewer noise columns than k; rows with "
+                           "the same kept are the same selections)")
             if res.noise_note:
                 click.echo(f"({res.noise_note}; --max-noise-fits 0 for the full pool)")
     click.echo("")

@@ -219,7 +219,10 @@ class NoisePoolResult:
     def summary(self) -> pd.DataFrame:
         """Per k: mean test scores, mean inflation, its spread and standard error.
 
-        Columns: ``k``, ``n_repeats``, ``test_train_only``, ``test_whole_set``,
+        Columns: ``k``, ``kept`` (noise columns the selections kept, mean over
+        repeats and both sources: below ``k`` when the method chooses its own
+        size, so rows of different ``k`` with the same ``kept`` are the same
+        selections), ``n_repeats``, ``test_train_only``, ``test_whole_set``,
         ``baseline`` (means over repeats), ``inflation`` (mean),
         ``inflation_sd`` (standard deviation over repeats, ddof=1),
         ``inflation_se`` (sd / sqrt(n_repeats)), ``beyond_noise`` (mean more
@@ -228,7 +231,8 @@ class NoisePoolResult:
         r = self.inflation_runs()
         rows = []
         for k, g in r.groupby("k", sort=True):
-            rows.append(_mean_row({"k": int(k)}, g))
+            kept = float((g["n_selected_train"] + g["n_selected_whole"]).mean() / 2)
+            rows.append(_mean_row({"k": int(k), "kept": kept}, g))
         return pd.DataFrame(rows)
 
     def overall(self) -> dict:
