@@ -33,6 +33,35 @@ def test_block_mi_equals_scikit_learn(n, d, classes, seed):
                                                  max_bytes=8 * n * 7), ref, atol=1e-12)
 
 
+@pytest.mark.parametrize("n,seed", [(2000, 0), (300, 1), (40, 2)])
+def test_discrete_columns_continuous_target_mi_equals_scikit_learn(n, seed):
+    from sklearn.feature_selection import mutual_info_regression
+
+    from featsieve.scores._univariate import _mi_discrete_continuous, _noised_target
+
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=n) * 1000 + 5e4  # a price-like target
+    D = np.column_stack([
+        rng.integers(0, 5, n),  # unrelated levels, all large: its KD-tree path
+        (y > 5e4).astype(int) + rng.integers(0, 2, n),  # informative
+        np.round((y - 5e4) / 300),  # informative, rare tail levels: its brute-force path
+        rng.integers(0, max(2, n // 3), n),  # levels of 1-7 rows (one-row levels left out)
+        np.where(rng.random(n) < 0.5, 3.0, 7.0),
+    ])
+    ref = mutual_info_regression(D, y, discrete_features=True, random_state=seed)
+    ours = _mi_discrete_continuous(D, _noised_target(y, np.random.RandomState(seed)))
+    np.testing.assert_allclose(ours, ref, rtol=0, atol=1e-12)
+    assert ours[1] > 0.1 and ours[2] > 0.3  # the informative columns score
+    # mixed with continuous columns, as mutual_info_scores calls it: the same stream
+    X = np.column_stack([rng.normal(size=n), D, y + rng.normal(size=n) * 500])
+    disc = np.array([False, True, True, True, True, True, False])
+    got = mutual_info_scores(X, y, task="regression", random_state=seed, discrete=disc)
+    ref = mutual_info_regression(X, y, discrete_features=disc, random_state=seed)
+    np.testing.assert_allclose(got[~disc], ref[~disc], rtol=0, atol=1e-12)
+    # discrete columns are then permutation-adjusted (never above the raw estimate)
+    assert np.all(got[disc] <= ref[disc] + 1e-12)
+
+
 def test_block_mi_is_not_used_where_scikit_learn_takes_its_brute_force_path():
     y = np.repeat([0, 1, 2], [30, 30, 6])  # a class of 6 rows: 3 >= 6 // 2
     assert not _tree_path(y) and _tree_path(np.repeat([0, 1], [8, 9]))

@@ -311,6 +311,158 @@ def _mi_counts(Xt, codes, k_rows, out):  # pragma: no cover - numba
             out[f, i] = cnt
 
 
+def _noised_target(y, rng) -> np.ndarray:
+    """scikit-learn's continuous target for its MI estimator: scaled by its standard
+    deviation and jittered by ``1e-10 * max(1, mean |y|)`` standard normals from ``rng``."""
+    from sklearn.preprocessing import scale
+
+    c = scale(np.asarray(y, dtype=np.float64), with_mean=False)
+    return c + 1e-10 * np.maximum(1, np.mean(np.abs(c))) * rng.standard_normal(size=c.shape[0])
+
+
+def _mi_discrete_continuous(D, c, n_neighbors=3) -> np.ndarray:
+    """Ross's MI of each discrete column of ``D`` (n, d) with one continuous variable
+    ``c`` (n,), nats, clipped at 0: scikit-learn's ``_compute_mi_cd(c, D[:, j])``.
+
+    In one dimension every step is a walk on ``c`` sorted once: the ``k``-th
+    nearest same-level neighbour merges the nearer of the left and right
+    neighbours ``k`` times, and the rows within the radius
+    (``nextafter(d_k, 0)``, squared distances compared as a KD-tree compares
+    them) are two binary searches. O(n log n) per column instead of one tree
+    per level. Levels of one row are left out, as there. Equal to scikit-learn
+    where its KD-trees find the neighbours (levels of at least 8 rows for
+    ``n_neighbors=3``); on rarer levels its brute-force distances
+    (``x^2 - 2xy + y^2``) round differently, which can move a count by one.
+    """
+    from scipy.special import digamma
+
+    D = np.asarray(D)
+    n, d = D.shape
+    order = np.argsort(c, kind="stable")
+    cs = np.ascontiguousarray(c[order], dtype=np.float64)
+    out = np.zeros(d)
+    for j in range(d):
+        _, codes = np.unique(D[order, j], return_inverse=True)
+        codes = codes.astype(np.int64).ravel()
+        counts = np.bincount(codes).astype(np.int64)
+        m_all = np.zeros(n, dtype=np.int64)
+        k_all = np.zeros(n, dtype=np.int64)
+        _mi_cd_counts(cs, codes, counts, n_neighbors, m_all, k_all)
+        keep = counts[codes] > 1
+        m = int(keep.sum())
+        if m == 0:
+            continue
+        mi = (digamma(m) + digamma(k_all[keep]).mean() - digamma(counts[codes][keep]).mean()
+              - digamma(m_all[keep]).mean())
+        out[j] = max(0.0, mi)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _mi_cd_counts(cs, codes, counts, n_neighbors, m_all, k_all):  # pragma: no cover - numba
+    """For sorted ``cs`` and each row's level ``codes``: ``k_all`` (min(k, count - 1)) and
+    ``m_all``, the rows of levels with more than one row within the row's radius."""
+    n = cs.shape[0]
+    n_levels = counts.shape[0]
+    start = np.zeros(n_levels + 1, dtype=np.int64)  # rows of each level, in sorted order
+    for lv in range(n_levels):
+        start[lv + 1] = start[lv] + counts[lv]
+    fill = start[:-1].copy()
+    pos = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        pos[fill[codes[i]]] = i
+        fill[codes[i]] += 1
+    kept = np.empty(n, dtype=np.float64)  # the values of rows of levels with > 1 row
+    nk = 0
+    for i in range(n):
+        if counts[codes[i]] > 1:
+            kept[nk] = cs[i]
+            nk += 1
+    kept = kept[:nk]
+    for lv in range(n_levels):
+        cnt = counts[lv]
+        if cnt < 2:
+            continue
+        k = min(n_neighbors, cnt - 1)
+        a = start[lv]
+        brute = k >= cnt // 2  # scikit-learn's NearestNeighbors takes its brute-force path
+        for p in range(cnt):
+            i = pos[a + p]
+            x = cs[i]
+            if brute:  # its distances: sqrt(max(0, (x^2 - 2 x z) + z^2)), k-th smallest
+                top = np.full(k, np.inf)
+                for q in range(cnt):
+                    if q == p:
+                        continue
+                    z = cs[pos[a + q]]
+                    v = (x * x + (-2.0 * (x * z))) + z * z
+                    v = max(v, 0.0)
+                    if v < top[k - 1]:
+                        t = k - 1
+                        while t > 0 and top[t - 1] > v:
+                            top[t] = top[t - 1]
+                            t -= 1
+                        top[t] = v
+                dk = np.sqrt(top[k - 1])
+            else:  # its KD-tree: merge the left and right distances, nearest first
+                lo, hi = p - 1, p + 1
+                dk = 0.0
+                for _ in range(k):
+                    dl = x - cs[pos[a + lo]] if lo >= 0 else np.inf
+                    dr = cs[pos[a + hi]] - x if hi < cnt else np.inf
+                    if dl <= dr:
+                        dk = abs(dl)
+                        lo -= 1
+                    else:
+                        dk = abs(dr)
+                        hi += 1
+            r = np.nextafter(dk, 0.0)
+            r2 = r * r
+            # first index with (kept - x)^2 <= r2 on the left side, last on the right
+            left, right = 0, nk
+            while left < right:
+                mid = (left + right) // 2
+                v = kept[mid] - x
+                if v < 0 and v * v > r2:
+                    left = mid + 1
+                else:
+                    right = mid
+            first = left
+            left, right = first, nk
+            while left < right:
+                mid = (left + right) // 2
+                v = kept[mid] - x
+                if v <= 0 or v * v <= r2:
+                    left = mid + 1
+                else:
+                    right = mid
+            m_all[i] = left - first
+            k_all[i] = k
+
+
+def _mi_regression_mixed(X, y, disc, random_state, n_jobs) -> np.ndarray:
+    """``mutual_info_regression(X, y, discrete_features=disc)``: the continuous columns
+    by scikit-learn, the discrete ones by :func:`_mi_discrete_continuous` on the target
+    jittered as scikit-learn jitters it (the same random stream: the continuous columns'
+    jitter first, then the target's)."""
+    from sklearn.utils import check_random_state
+
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    cont = ~disc
+    rng = check_random_state(random_state)
+    mi = np.zeros(X.shape[1])
+    if cont.any():
+        saved = rng.get_state()
+        mi[cont] = mutual_info_regression(X[:, cont], y, discrete_features=False,
+                                          random_state=rng, n_jobs=n_jobs)
+        rng = np.random.RandomState()
+        rng.set_state(saved)
+        rng.standard_normal(size=(n, int(cont.sum())))
+    mi[disc] = _mi_discrete_continuous(X[:, disc], _noised_target(y, rng))
+    return mi
+
+
 def mutual_info_scores(X, y, *, task: str = "classification", random_state=None, n_jobs=None,
                        discrete=None):
     """Mutual information of each column with the target, in nats (the MI baseline).
@@ -325,6 +477,10 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
     adjusted mutual information subtracts the expected MI). A column with many
     levels (a ticket number, a random code) has a large MI with any target by
     chance; adjusted, it scores near 0 unless it carries a real signal.
+    Against a regression target the discrete columns' estimates (and their
+    permutations') come from :func:`_mi_discrete_continuous`, a walk on the
+    sorted target equal to scikit-learn's per-level neighbour searches (tested
+    at 1e-12), O(n log n) per column instead of one tree per level.
 
     Parameters
     ----------
@@ -365,8 +521,13 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
             and np.shape(X)[0] <= MI_BLOCK_ROWS and not hasattr(X, "tocsr")
             and np.shape(X)[1] > 1 and _tree_path(y)):  # "auto": dense means continuous
         return _mi_classif_block(X, y, random_state=random_state)
-    mi = np.asarray(fn(X, y, discrete_features=disc, random_state=random_state, n_jobs=n_jobs),
-                    dtype=np.float64)
+    regression_1d = task != "classification" and not isinstance(disc, str) and not hasattr(
+        X, "tocsr")  # discrete columns against a continuous target: the sorted walk
+    if regression_1d:
+        mi = _mi_regression_mixed(X, y, disc, random_state, n_jobs)
+    else:
+        mi = np.asarray(fn(X, y, discrete_features=disc, random_state=random_state,
+                           n_jobs=n_jobs), dtype=np.float64)
     if isinstance(disc, str):
         return mi
     cols = np.flatnonzero(disc)
@@ -377,7 +538,11 @@ def mutual_info_scores(X, y, *, task: str = "classification", random_state=None,
     chance = np.zeros(cols.size)
     for _ in range(MI_PERMUTATIONS):
         seed = int(rng.randint(np.iinfo(np.int32).max))
-        chance += fn(Xd, y[rng.permutation(y.shape[0])], discrete_features=True,
-                     random_state=seed, n_jobs=n_jobs)
+        if regression_1d:
+            chance += _mi_discrete_continuous(
+                Xd, _noised_target(y[rng.permutation(y.shape[0])], np.random.RandomState(seed)))
+        else:
+            chance += fn(Xd, y[rng.permutation(y.shape[0])], discrete_features=True,
+                         random_state=seed, n_jobs=n_jobs)
     mi[cols] = np.maximum(mi[cols] - chance / MI_PERMUTATIONS, 0.0)
     return mi
