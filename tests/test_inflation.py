@@ -346,6 +346,18 @@ def test_cli_audit_prints_verdict(capsys):
     assert "own number" in out and "nested 5-fold CV" in out
 
 
+def test_cli_audit_says_its_steps_outside_a_terminal(capsys):
+    rc = main(["audit", "sonar", "--method", "cc", "--model", "tree", "--noise-features", "60",
+               "--repeats", "2"])
+    err = capsys.readouterr().err  # not a terminal: one line per finished step
+    steps = [ln.split(" done in ")[0] for ln in err.splitlines() if " done in " in ln]
+    assert rc == 0 and steps == [
+        "featsieve: audit 1/4: own selection and its test score",
+        "featsieve: audit 2/4: noise pool (60 columns, 2 repeats)",
+        "featsieve: audit 3/4: nested 5-fold CV",
+        "featsieve: audit 4/4: selection on all rows, then 5-fold CV"]
+
+
 def test_cli_audit_refuses_all(capsys):
     assert main(["audit", "sonar", "--method", "all", "-q"]) == 2
     assert "nothing" in capsys.readouterr().err

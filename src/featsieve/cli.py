@@ -678,7 +678,7 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
             res = evaluation.audit_method(
                 method, X, y, estimator=model, task=task, random_state=seed, n_jobs=n_jobs,
                 noise_features=noise_features, n_repeats=repeats,
-                max_noise_fits=max_noise_fits or None, progress=_progress_on(quiet))
+                max_noise_fits=max_noise_fits or None, progress=_progress_or_lines(quiet))
         except (ValueError, KeyError, FileNotFoundError, NotImplementedError) as exc:
             _fail(exc)
     click.echo(f"{name}: {res.n_samples} rows x {res.n_features} columns, {res.task}, metric "

@@ -40,7 +40,7 @@ from sklearn.utils import check_random_state
 from .._utils import scorer_for
 from .._validation import leak_note, validate_Xy, warn_target_leaks
 from ..models import greater_is_better, make_model, metric_name, metric_value, score
-from ..progress import track
+from ..progress import bar, track
 from ._refit import final_model, refit_scores
 
 __all__ = [
@@ -861,7 +861,12 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
     else:
         parts = _check_split(split, n)
     val_mode = _uses_val(sel) if cfg.use_val == "auto" else bool(cfg.use_val)
+    noise_on = bool(cfg.noise_features and int(cfg.noise_features) > 0)
+    steps = bar(total=1 + noise_on + 2 * bool(cfg.nested), desc="audit", unit="step",
+                enabled=progress, leave=False, lines=True)  # lines outside a terminal
+    steps.set_postfix_str("own selection and its test score")
     own = _own_number(sel, model, frame, ya, task, parts, val_mode, cfg.cv, cv_seed, n_jobs)
+    steps.update()
     train, val, test = parts
     result = InflationResult(
         name=name or type(selector).__name__, task=task, metric=metric_name(task),
@@ -870,22 +875,29 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
         own=own, random_state=random_state if isinstance(random_state, int) else None,
         target_leaks=leaks,
     )
-    if cfg.noise_features and int(cfg.noise_features) > 0:
+    if noise_on:
         pool, result.noise_note = cfg.noise_pool(own["model_fits"], d)
         fit_rows = np.sort(np.concatenate([train, val]))
+        steps.set_postfix_str(f"noise pool ({pool} columns, {cfg.n_repeats} repeats)")
         result.noise = noise_pool_test(
             noise_selector if noise_selector is not None else sel, model, ya, task=task,
             split=None if split is None else (fit_rows, test), test_size=len(test) / n,
             noise_features=pool, k_values=cfg.k_values, n_repeats=cfg.n_repeats,
             random_state=int(noise_seed), n_jobs=n_jobs, progress=progress)
+        steps.update()
     if cfg.nested:
         # the selector sees the named frame, so its warnings name the real columns
+        steps.set_postfix_str(f"nested {cfg.cv}-fold CV")
         result.nested = _cv_scores(sel, model, frame, ya, task, cfg.cv, cv_seed, n_jobs)
+        steps.update()
+        steps.set_postfix_str(f"selection on all rows, then {cfg.cv}-fold CV")
         full = clone(sel).fit(frame, ya)  # selection on every row, outside the folds
         fcols = np.flatnonzero(np.asarray(full.get_support(), dtype=bool))
         result.naive = _cv_scores(None, model, Xa, ya, task, cfg.cv, cv_seed, n_jobs,
                                   columns=fcols)
         result.naive["n_selected"] = int(len(fcols))
+        steps.update()
+    steps.close()
     return result
 
 
@@ -1070,8 +1082,12 @@ def add_audit_columns(result, X, y, *, estimator, random_state=0, n_jobs=None, c
     by_name = {s.name: s for s in specs or ()}
     cfg = (config if config is not None else FRONT_END_AUDIT).with_options(**options)
     data = validate_Xy(X, y, task=result.task, min_samples=10, min_per_class=2)
-    for row in track(result.rows, desc="audit", unit="method", enabled=progress):
-        row.update(_audit_columns(
-            row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
-            config=cfg, model_fits=row.get("model_fits"), spec=by_name.get(row["method"])))
+    with bar(total=len(result.rows), desc="audit", unit="method", enabled=progress,
+             lines=True) as steps:  # one line per method outside a terminal
+        for row in result.rows:
+            steps.set_postfix_str(row["method"])
+            row.update(_audit_columns(
+                row["method"], data.X, data.y, result.task, estimator, random_state, n_jobs,
+                config=cfg, model_fits=row.get("model_fits"), spec=by_name.get(row["method"])))
+            steps.update()
     return result
