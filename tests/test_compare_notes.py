@@ -158,7 +158,7 @@ def test_k_top_reads_merged_labels():
 
     from featsieve._registry import use_k_grid
     with use_k_grid([1, 2, 3]):
-        assert _k_top(spec, Fitted(), 10, "k=2,3") == 3
+        assert _k_top(spec, Fitted(), 10, "k=2 (same as 3)") == 3
         assert _k_top(spec, Fitted(), 10, "k=2") is None
 
 

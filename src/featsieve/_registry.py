@@ -278,8 +278,9 @@ def tuning_candidates(spec: MethodSpec, selector, n_usable: int, *,
 
     ``{label: support}`` for every value of the spec's tuning grid
     (``selector.support_at(**{cut: value})``); equal supports are merged into
-    one candidate whose label lists the values. Without tuning (or an empty
-    grid): the fit's own support. With ``with_values``: ``{label: (cut, support)}``
+    one candidate whose label gives the first value and the others. Without tuning (or an empty
+    grid): the fit's own support. A label reads ``k=9`` or, for merged values,
+    ``k=9 (same as 13,14)``. With ``with_values``: ``{label: (cut, support)}``
     where ``cut`` is ``{cut_name: first value}`` (None for the fit's own
     support), so that a figure can redraw the candidate a table reports.
     """
@@ -294,11 +295,12 @@ def tuning_candidates(spec: MethodSpec, selector, n_usable: int, *,
         key = tuple(np.flatnonzero(mask))
         text = f"{v:g}" if isinstance(v, float) else str(v)
         if key in merged:
-            merged[key][0] += f",{text}"
+            merged[key][0].append(text)
         else:
-            merged[key] = [text, mask, {spec.tuning.cut: v}]
-    return {f"{spec.tuning.label}={lab}": (cut, m) if with_values else m
-            for lab, m, cut in merged.values()}
+            merged[key] = [[text], mask, {spec.tuning.cut: v}]
+    return {f"{spec.tuning.label}={labs[0]}"
+            + (f" (same as {','.join(labs[1:])})" if len(labs) > 1 else ""):
+            (cut, m) if with_values else m for labs, m, cut in merged.values()}
 
 
 #: share of the rows a method sees in ``compare`` (train + selection-val, seed 000 §4.2)

@@ -585,7 +585,7 @@ def _tune(spec, selector, d, refits: _Refits, usable: int):
 
 def _k_top(spec, selector, usable: int, label: str):
     """The largest count of the method's k grid when the tuned candidate is it (a label
-    such as ``k=8,10`` lists the values of merged equal supports), else None."""
+    such as ``k=8 (same as 10)`` lists the values of merged equal supports), else None."""
     tuning = spec.tuning
     if tuning is None or tuning.cut != "n_features" or tuning.label == "size" or not label:
         return None  # "size": a genetic front's sizes, not the k grid
@@ -593,7 +593,7 @@ def _k_top(spec, selector, usable: int, label: str):
     if not values:
         return None
     top = int(max(values))
-    return top if str(top) in label.split("=", 1)[-1].split(",") else None
+    return top if str(top) in re.findall(r"[0-9.]+", label.split("=", 1)[-1]) else None
 
 
 def _run_method(spec: MethodSpec, X, y, names, task, split: HonestSplit, model, metric: Metric,

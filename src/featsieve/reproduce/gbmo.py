@@ -60,6 +60,7 @@ and at most 1 redundant feature" for GBMO (mu from {0.00025, 0.001, 0.01,
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -147,6 +148,12 @@ def _base_model(name, task, seed):
     cls = MLPClassifier if task == "classification" else MLPRegressor
     return cls(max_iter=1000, random_state=seed)
 
+
+
+def _tuned_mu(label: str) -> float:
+    """The slack mu a ``tuned`` label names first (``mu=0.01``, ``mu=0.01 (same as 0.05)``,
+    ``mu=0.01 (3/5)``)."""
+    return float(re.match(r"[^=]*=\s*([-+0-9.eE]+)", label).group(1))
 
 def _loss_scorer(task):
     return get_scorer("neg_log_loss" if task == "classification" else "neg_mean_squared_error")
@@ -307,7 +314,7 @@ def _synthetic_unit(unit):
                     "seed": seed, "informative": int(r["support"][support].sum()),
                     "redundant": int(r["support"][~support].sum()),
                     "tuned": r["tuned"], "test_mse": r["test_loss"]})
-    mu = float(rows["gbmo"]["tuned"].split("=")[1])
+    mu = _tuned_mu(rows["gbmo"]["tuned"])
     return {"rows": out, "plot": _plot_data(gbmo, mu), "mu": mu}
 
 
@@ -345,7 +352,7 @@ def _real_unit(unit):
                              methods=methods, eta_grid=k_grid(X.shape[1]), scale=True)
     rows = [{"model": model_name, "dataset": ds, **{k: v for k, v in r.items()
                                                    if k != "support"}} for r in res.values()]
-    mu = float(res["gbmo"]["tuned"].split("=")[1])
+    mu = _tuned_mu(res["gbmo"]["tuned"])
     return {"rows": rows, "plot": _plot_data(gbmo, mu), "mu": mu}
 
 
