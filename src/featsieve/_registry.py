@@ -314,6 +314,9 @@ TOTAL_SECONDS = 100.0
 #: a method estimated at most this share of that budget is never left out for the total:
 #: it is not what makes the set slow
 SMALL_SHARE = 0.1
+#: Estimates within this share of the costliest one count as equal when ``default_methods``
+#: leaves a method out: the one latest in the method table goes first.
+NEAR_TIE = 0.1
 
 
 def method_cost(name: str, task: str, n_samples: int, n_features: int, *, estimator=None,
@@ -417,8 +420,12 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
       budget: it is not what makes the set slow, and leaving it out to make
       room for a spared costlier method would drop the cheapest methods first.
 
-    When every kept method is spared the dropping stops, so the set's
-    estimate may stay above the budget by what the spared methods cost.
+    Estimates within ``NEAR_TIE`` (10%) of the costliest are rough numbers that
+    do not tell methods apart (on 10 classes every filter costs its 10
+    LightGBM refits): among them the method latest in the method table goes
+    first, so the table's order (the classic filters first) decides. When
+    every kept method is spared the dropping stops, so the set's estimate may
+    stay above the budget by what the spared methods cost.
 
     Parameters
     ----------
@@ -481,10 +488,15 @@ def default_methods(task: str, n_samples: int, n_features: int, *, estimator=Non
     while total > allowed:
         ranked = sorted((m for m in keep if m in costs), key=lambda m: -costs[m].seconds)
         kin = Counter(_family(m) for m in keep if m in costs)
-        m = next((m for m in ranked if costs[m].seconds > SMALL_SHARE * allowed and (
-            kin[_family(m)] > 1 or costs[m].seconds > allowed / 2)), None)
-        if m is None:
+        eligible = [m for m in ranked if costs[m].seconds > SMALL_SHARE * allowed and (
+            kin[_family(m)] > 1 or costs[m].seconds > allowed / 2)]
+        if not eligible:
             break
+        # among estimates within NEAR_TIE of the costliest (rough numbers that do not tell
+        # such methods apart), the one latest in the method table goes first
+        top = costs[eligible[0]].seconds
+        m = max((m for m in eligible if costs[m].seconds >= (1 - NEAR_TIE) * top),
+                key=names.index)
         total -= costs[m].seconds
         keep.remove(m)
         per = f" per repeat ({reps} repeats)" if reps > 1 else ""
