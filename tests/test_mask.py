@@ -187,10 +187,12 @@ def test_registry_candidates_tune_mu_and_eta_from_one_fit():
                                   random_state=0).set_params(**spec.path_params)
     sel.fit(X, y)
     cands = tuning_candidates(spec, sel, 12)
-    labels = ",".join(cands).replace("mu=", "")
-    assert sorted(float(v) for v in labels.split(",")) == sorted(MU_GRID)
+    import re
+
+    values = [float(v) for label in cands for v in re.findall(r"[0-9.]+(?:e-?[0-9]+)?", label)]
+    assert sorted(values) == sorted(MU_GRID)  # every value once ("mu=a (same as b,c)")
     for label, mask in cands.items():
-        mu = float(label.split("=")[1].split(",")[0])
+        mu = float(re.match(r"mu=([0-9.e-]+)", label).group(1))
         np.testing.assert_array_equal(mask, sel.support_at(slack=mu))
     fspec = get_method("flbmo")
     fsel = featsieve.make_selector("flbmo", task="regression", estimator=LinearRegression(),
@@ -461,6 +463,69 @@ def test_tree_kernel_reproduces_the_models_masked_predictions(i):
         np.testing.assert_allclose(table.outputs(masked[j]), ref, rtol=1e-12, atol=1e-15)
         # "not changed" means exactly the current outputs
         assert changed[j] == (not np.array_equal(ref, getattr(model, method)(Xv)))
+
+
+@pytest.mark.parametrize("kind", ["regression", "binary", "multiclass"])
+def test_tree_kernel_reproduces_categorical_splits_and_their_masking(kind):
+    # LightGBM's categorical splits (a set of categories goes left; NaN, negative and unseen
+    # codes go right), masked to NaN as GBMO masks a categorical column
+    lgb = pytest.importorskip("lightgbm")
+    from featsieve.mask._tree_kernel import tree_table
+
+    rng = np.random.default_rng(4)
+    n = 400
+    X = rng.uniform(-1, 1, size=(n, 6))
+    X[:, 0] = rng.integers(0, 12, n)  # categories 0..11, some with a strong effect
+    X[:, 1] = rng.integers(0, 4, n)
+    X[rng.random(n) < 0.1, 1] = np.nan  # missing categories
+    effect = np.array([0, 2, -1, 0, 3, 0, -2, 1, 0, 0, 2, -3], float)
+    y = effect[X[:, 0].astype(int)] + np.nan_to_num(X[:, 1]) * 0.5 + X[:, 2] \
+        + rng.normal(0, 0.2, n)
+    if kind == "binary":
+        y = (y > np.median(y)).astype(int)
+    elif kind == "multiclass":
+        y = np.digitize(y, np.quantile(y, [0.33, 0.66]))
+    est = (lgb.LGBMRegressor if kind == "regression" else lgb.LGBMClassifier)(
+        n_estimators=25, num_leaves=8, min_child_samples=5, min_data_per_group=5,
+        cat_smooth=1, random_state=0, verbose=-1, n_jobs=1)
+    model = est.fit(X[:300], y[:300], categorical_feature=[0, 1])
+    table = tree_table(model, X.shape[1])
+    assert table is not None and table.has_categorical
+    Xv = X[300:].copy()
+    Xv[:5, 0] = [12, 15, -1, 2.7, np.nan]  # unseen, negative, a fraction (truncated), NaN
+    method = "predict" if kind == "regression" else "predict_proba"
+    leaves = table.leaves(Xv)
+    raw = table.raw(leaves)
+    np.testing.assert_allclose(table.outputs(raw), getattr(model, method)(Xv), rtol=1e-12,
+                               atol=1e-15)
+    fill = np.array([np.nan, np.nan, 0.0, 0.0, 0.0, 0.0])
+    masked, changed = table.masked_raw(Xv, leaves, raw, np.arange(X.shape[1]), fill)
+    assert changed[0] and changed[1]
+    for j in range(X.shape[1]):
+        Z = Xv.copy()
+        Z[:, j] = fill[j]
+        np.testing.assert_allclose(table.outputs(masked[j]), getattr(model, method)(Z),
+                                   rtol=1e-12, atol=1e-15)
+
+
+def test_gbmo_on_text_columns_takes_the_tree_kernel_and_the_models_path():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(5)
+    n = 300
+    X = pd.DataFrame(rng.normal(size=(n, 4)), columns=["a", "b", "c", "d"])
+    X["town"] = rng.choice(["north", "south", "east", "west", "harbour"], n)
+    X["kind"] = rng.choice(["flat", "house", None], n)
+    y = X["a"] + X["town"].map({"north": 1.0, "south": -1.0, "harbour": 2.0}).fillna(0) \
+        + rng.normal(0, 0.3, n)
+    kw = dict(n_features_to_select=2, random_state=0)
+    est = lgb.LGBMRegressor(n_estimators=30, num_leaves=8, min_child_samples=5, verbose=-1,
+                            random_state=0, n_jobs=1)
+    on = FLBMO(est, **kw).fit(X, y)
+    off = FLBMO(est, tree_kernel=False, **kw).fit(X, y)
+    assert on.tree_kernel_ and not off.tree_kernel_
+    np.testing.assert_array_equal(on.path_["index"], off.path_["index"])
+    np.testing.assert_allclose(on.path_["loss"], off.path_["loss"], rtol=1e-12, atol=0)
+    assert "a" in list(on.get_feature_names_out())
 
 
 @pytest.mark.parametrize("i", range(11))

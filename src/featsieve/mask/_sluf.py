@@ -288,16 +288,25 @@ def tree_kernel_candidates(model, X_val, y, fill, loss: _Loss, outputs, *, task,
         outputs = {m: getattr(model, m)(Xin) for m in loss.methods}
         calls = len(outputs)
     X = np.asarray(X_val, dtype=np.float64)
-    mine = _kernel_outputs(table, model, table.raw(table.leaves(X))[None], loss.methods)
-    for m, ref in outputs.items():
-        ref = np.asarray(ref)
-        ok = (mine[m].shape == ref.shape and
-              (np.array_equal(mine[m], ref) if ref.dtype.kind not in "fc" else
-               np.allclose(mine[m], ref, rtol=1e-9, atol=1e-12)))
-        if not ok:
-            logger.debug("tree kernel disagrees with %s.%s; predicting through the model",
-                         type(model).__name__, m)
-            return None, calls
+    checks = [(X, outputs)]
+    if table.has_categorical:  # also the masked path of categorical splits (NaN, unseen)
+        Xm = X.copy()
+        cat_cols = np.unique(table.feature[table.cat_lo >= 0])
+        Xm[:, cat_cols] = np.asarray(fill, dtype=np.float64)[cat_cols]
+        Xin = _as_model_input(model, Xm)
+        checks.append((Xm, {m: getattr(model, m)(Xin) for m in loss.methods}))
+        calls += len(loss.methods)
+    for rows, refs in checks:
+        mine = _kernel_outputs(table, model, table.raw(table.leaves(rows))[None], loss.methods)
+        for m, ref in refs.items():
+            ref = np.asarray(ref)
+            ok = (mine[m].shape == ref.shape and
+                  (np.array_equal(mine[m], ref) if ref.dtype.kind not in "fc" else
+                   np.allclose(mine[m], ref, rtol=1e-9, atol=1e-12)))
+            if not ok:
+                logger.debug("tree kernel disagrees with %s.%s; predicting through the model",
+                             type(model).__name__, m)
+                return None, calls
     return TreeKernelCandidates(table, model, X_val, y, fill, loss, skip=skip), calls
 
 

@@ -13,8 +13,8 @@ plus the change of those trees' leaf values.
 Supported models (anything else returns ``None`` from :func:`tree_table`
 and GBMO predicts through the model as before):
 
-- LightGBM boosters (``LGBMRegressor``/``LGBMClassifier``, numerical
-  splits, no linear trees, objectives ``regression``, ``regression_l1``,
+- LightGBM boosters (``LGBMRegressor``/``LGBMClassifier``, numerical and
+  categorical splits, no linear trees, objectives ``regression``, ``regression_l1``,
   ``huber``, ``fair``, ``quantile``, ``mape`` (identity output), ``binary``
   (sigmoid) and ``multiclass`` (softmax));
 - scikit-learn ``DecisionTree*``, ``ExtraTree*``, ``RandomForest*`` and
@@ -22,8 +22,10 @@ and GBMO predicts through the model as before):
   which the kernel does too).
 
 Exactness. Split decisions are the libraries' own (LightGBM: ``x <=
-threshold`` with its missing-value rules; scikit-learn: ``float32(x) <=
-threshold``), so every leaf is the one the library reaches. Output values
+threshold`` with its missing-value rules, and for a categorical split: NaN
+and negative values go right, else ``int(x)`` (truncated) in the split's
+category set goes left, as its ``CategoricalDecision``; scikit-learn:
+``float32(x) <= threshold``), so every leaf is the one the library reaches. Output values
 are sums of the same leaf values, in another order for changed trees, so
 they agree with the model's predictions to rounding (about 1e-15
 relative). GBMO uses the kernel to rank candidates and lets the model
@@ -59,6 +61,11 @@ class TreeTable:
         LightGBM's direction for a missing value.
     missing : ndarray of int8, shape (n_nodes,)
         0 none, 1 zero-as-missing, 2 NaN (LightGBM's missing types).
+    cat_lo, cat_hi : ndarray of int64, shape (n_nodes,)
+        A categorical split's left categories are ``cats[cat_lo:cat_hi]``
+        (sorted); ``cat_lo = -1`` for a numerical split or a leaf.
+    cats : ndarray of int64
+        The categorical splits' category sets, one after another.
     value : ndarray of float64, shape (n_nodes, n_values)
         Leaf values; one column (a scalar added to output ``group[t]``) or one
         per output (a vector added to every output).
@@ -92,8 +99,20 @@ class TreeTable:
     link: str
     sigmoid: float = 1.0
     float32: bool = False
+    cat_lo: np.ndarray | None = None
+    cat_hi: np.ndarray | None = None
+    cats: np.ndarray | None = None
+
+    @property
+    def has_categorical(self) -> bool:
+        return bool(self.cat_lo is not None and (self.cat_lo >= 0).any())
 
     def __post_init__(self):
+        n = len(self.feature)
+        if self.cat_lo is None:  # numerical splits only
+            self.cat_lo = np.full(n, -1, dtype=np.int64)
+            self.cat_hi = np.full(n, -1, dtype=np.int64)
+            self.cats = np.zeros(0, dtype=np.int64)
         # every split node of each (column, tree) pair, the pairs as CSR by column:
         # trees_of[col_ptr[j]:col_ptr[j + 1]] are the trees that split on column j, and
         # split_nodes[node_ptr[p]:node_ptr[p + 1]] the nodes of pair p, in preorder
@@ -120,7 +139,7 @@ class TreeTable:
     # ---------------------------------------------------------------- use
     def _args(self):
         return (self.feature, self.threshold, self.left, self.right, self.default_left,
-                self.missing, self.float32)
+                self.missing, self.float32, self.cat_lo, self.cat_hi, self.cats)
 
     def leaves(self, X: np.ndarray) -> np.ndarray:
         """Leaf of every row in every tree, shape (n_rows, n_trees)."""
@@ -220,11 +239,11 @@ def _from_lightgbm(model, n_features):
     else:
         return None
     nodes = {"feature": [], "threshold": [], "left": [], "right": [], "default_left": [],
-             "missing": [], "value": []}
-    roots = []
+             "missing": [], "value": [], "cat_lo": [], "cat_hi": []}
+    roots, cats = [], []
     for info in dump["tree_info"]:
         roots.append(len(nodes["feature"]))
-        _flatten_lgb(info["tree_structure"], nodes)
+        _flatten_lgb(info["tree_structure"], nodes, cats)
     if not roots:
         return None
     return TreeTable(
@@ -236,11 +255,14 @@ def _from_lightgbm(model, n_features):
         value=np.asarray(nodes["value"], np.float64)[:, None],
         roots=np.asarray(roots, np.int64),
         group=np.arange(len(roots), dtype=np.int64) % k,
-        n_outputs=k, divisor=1.0, link=link, sigmoid=sig)
+        n_outputs=k, divisor=1.0, link=link, sigmoid=sig,
+        cat_lo=np.asarray(nodes["cat_lo"], np.int64), cat_hi=np.asarray(nodes["cat_hi"], np.int64),
+        cats=np.asarray(cats, np.int64))
 
 
-def _flatten_lgb(root, nodes):
-    """Append one LightGBM tree (dump_model's nested dicts) in preorder."""
+def _flatten_lgb(root, nodes, cats):
+    """Append one LightGBM tree (dump_model's nested dicts) in preorder; a categorical
+    split's left categories (its threshold ``"1||3||5"``) go to ``cats``."""
     stack = [(root, -1, False)]
     while stack:
         node, parent, is_right = stack.pop()
@@ -250,12 +272,18 @@ def _flatten_lgb(root, nodes):
         if "leaf_value" in node:
             if "leaf_coeff" in node:
                 raise ValueError("linear trees")
-            vals = (-1, 0.0, -1, -1, False, 0, float(node["leaf_value"]))
+            vals = (-1, 0.0, -1, -1, False, 0, float(node["leaf_value"]), -1, -1)
+        elif node.get("decision_type") == "==":
+            left_set = sorted({int(t) for t in str(node["threshold"]).split("||")})
+            vals = (int(node["split_feature"]), 0.0, -1, -1, bool(node["default_left"]),
+                    _MISSING[node["missing_type"]], 0.0, len(cats), len(cats) + len(left_set))
+            cats.extend(left_set)
         else:
             if node.get("decision_type") != "<=":
-                raise ValueError("categorical split")
+                raise ValueError(f"decision type {node.get('decision_type')!r}")
             vals = (int(node["split_feature"]), float(node["threshold"]), -1, -1,
-                    bool(node["default_left"]), _MISSING[node["missing_type"]], 0.0)
+                    bool(node["default_left"]), _MISSING[node["missing_type"]], 0.0, -1, -1)
+        if "leaf_value" not in node:
             stack.append((node["right_child"], me, True))
             stack.append((node["left_child"], me, False))
         for key, v in zip(nodes, vals, strict=True):
@@ -312,11 +340,28 @@ def _from_sklearn(model, n_features):
 
 # ------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True, inline="always")
-def _descend(node, x, j, c, feature, threshold, left, right, default_left, missing, f32):
+def _descend(node, x, j, c, feature, threshold, left, right, default_left, missing, f32,
+             cat_lo, cat_hi, cats):
     """Leaf reached from ``node`` by row ``x`` with column ``j`` set to ``c`` (j < 0: none)."""
     while feature[node] >= 0:
         f = feature[node]
         v = c if f == j else x[f]
+        lo = cat_lo[node]
+        if lo >= 0:  # LightGBM's CategoricalDecision
+            go_left = False
+            if not np.isnan(v):
+                iv = int(v)  # truncated toward zero, as its static_cast<int>
+                if iv >= 0:
+                    a, b = lo, cat_hi[node]
+                    while a < b:  # the sorted left set
+                        mid = (a + b) // 2
+                        if cats[mid] < iv:
+                            a = mid + 1
+                        else:
+                            b = mid
+                    go_left = a < cat_hi[node] and cats[a] == iv
+            node = left[node] if go_left else right[node]
+            continue
         if f32:
             v = np.float64(np.float32(v))
         m = missing[node]
@@ -332,12 +377,13 @@ def _descend(node, x, j, c, feature, threshold, left, right, default_left, missi
 
 
 @njit(cache=True, nogil=True)
-def _all_leaves(X, roots, feature, threshold, left, right, default_left, missing, f32, out):
+def _all_leaves(X, roots, feature, threshold, left, right, default_left, missing, f32,
+                cat_lo, cat_hi, cats, out):
     for i in range(X.shape[0]):
         x = X[i]
         for t in range(roots.shape[0]):
             out[i, t] = _descend(roots[t], x, -1, 0.0, feature, threshold, left, right,
-                                 default_left, missing, f32)
+                                 default_left, missing, f32, cat_lo, cat_hi, cats)
 
 
 @njit(cache=True, nogil=True)
@@ -390,7 +436,7 @@ def _preorder(roots, left, right, n_nodes):
 @njit(cache=True, nogil=True)
 def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, node_ptr, split_nodes,
                    pre, end, feature, threshold, left, right, default_left, missing, f32,
-                   value, group, delta, changed):
+                   cat_lo, cat_hi, cats, value, group, delta, changed):
     """Per copy (column ``j`` masked) the change of each row's raw output. Only trees
     that split on ``j`` can change, and in such a tree only rows whose current leaf
     lies under a node splitting on ``j``: those re-descend from the highest such node
@@ -418,7 +464,7 @@ def _masked_deltas(X, leaves, cols, fill, n_cols, col_ptr, trees_of, node_ptr, s
                 if start < 0:
                     continue
                 new = _descend(start, X[i], j, c, feature, threshold, left, right,
-                               default_left, missing, f32)
+                               default_left, missing, f32, cat_lo, cat_hi, cats)
                 if new == old:
                     continue
                 changed[k] = True
