@@ -117,12 +117,15 @@ _COMMON_DOC = """
         extra-trees forests, evaluate the masked copies with featsieve's
         compiled tree kernel (:mod:`featsieve.mask._tree_kernel`) instead of the
         model's ``predict``: only the trees that split on the masked column
-        are re-descended. The kernel reaches the same leaves as the library,
+        are re-descended (LightGBM's numerical and categorical splits: a text
+        column masked to missing takes the kernel too). The kernel reaches the
+        same leaves as the library,
         so its outputs equal the model's to rounding; the model itself
         settles candidates whose losses are within a relative 1e-9 of the
         best, so the path is the one of ``tree_kernel=False``. The kernel is
         used only after it reproduced the model's outputs on the unmasked
-        rows (``tree_kernel_`` says whether it was); other models always
+        rows, and with categorical splits also on a copy with those columns
+        masked (``tree_kernel_`` says whether it was); other models always
         predict through the model.
     task : {"auto", "classification", "regression"}, default="auto"
     random_state : int, RandomState or None, default=None
