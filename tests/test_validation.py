@@ -88,6 +88,27 @@ def test_a_target_of_numbers_written_as_text_is_numbers():
     assert detect_task(np.array(["3", "4", "3"] * 4, dtype=object)) == "classification"
 
 
+def test_a_target_of_plain_numbers_among_blank_cells_is_numbers_with_rows_left_out():
+    # Telco's TotalCharges: plain numbers as text, " " where a customer has no charges yet
+    from featsieve import DataWarning
+    from featsieve._validation import MissingTargetWarning, validate_Xy
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"tenure": rng.integers(1, 72, 60).astype(float)})
+    charges = (X["tenure"] * 64.8 + rng.normal(0, 30, 60)).round(2).astype(str).astype(object)
+    charges[[3, 17]] = " "
+    y = pd.Series(charges, name="TotalCharges")
+    with pytest.warns(DataWarning, match=r"read as numbers \(blank cells read as missing\)"), \
+            pytest.warns(MissingTargetWarning, match="missing on 2 of 60 rows"):
+        data = validate_Xy(X, y)
+    assert data.task == "regression" and data.y.shape == (58,)
+    assert data.y[0] == float(charges[0])
+    assert detect_task(y) == "regression"
+    # asked for classes, the text stays labels (here: one per row, refused by name)
+    with pytest.raises(ValueError, match="Too few rows in class"):
+        validate_Xy(X, y, task="classification")
+
+
 def test_mostly_numbers_read_as_categories_is_said_with_the_fix():
     from featsieve._validation import ColumnKindWarning, describe_columns
 

@@ -414,7 +414,8 @@ def _column_kind(name, s: pd.Series):
         if mode is not None:
             mark, tokens, stray, how = mode
             how = f" ({', '.join(how)})" if how else ""
-            miss = f"; {', '.join(repr(t) for t in tokens)} read as missing" if tokens else ""
+            miss = (f"; {', '.join('blank cells' if t == '' else repr(t) for t in tokens)} "
+                    "read as missing" if tokens else "")
             if stray:
                 words = ", ".join(f"{v!r} ({c} row{'s' if c != 1 else ''})"
                                   for v, c in list(stray.items())[:5])
@@ -986,21 +987,29 @@ def _target_name(y, given: str) -> str:
 
 
 def _target_numbers(y_arr) -> tuple[np.ndarray, list] | None:
-    """A text target whose every value is a number as written (``$215,000``, ``1.234,5``,
-    ``12%``) as ``(float64 values, rules used)``; None for anything else.
+    """A text target of numbers as written (``$215,000``, ``1.234,5``, ``12%``, or plain
+    numbers among blank or ``?`` cells, as in Telco's TotalCharges) as ``(float64 values,
+    NaN where a cell is a missing-value token; what was done)``; None for anything else.
 
-    The rules are :func:`_number_text`'s. Text with no such mark (``"3"``,
-    ``"yes"``) and text with any value that is no number stays text: labels.
+    The rules are :func:`_number_text`'s. Text with no such mark and no missing-value
+    token (``"3"``, ``"yes"``) and text with any value that is no number stays text:
+    labels.
     """
     if y_arr.ndim != 1 or y_arr.dtype.kind not in "OU" or len(y_arr) == 0:
         return None
     s = pd.Series(y_arr)
-    if not s.map(lambda v: isinstance(v, str)).all():
+    if not s.map(lambda v: isinstance(v, str) or v is None or v is pd.NA or (
+            isinstance(v, float) and v != v)).all():
         return None
-    mode = _text_number_mode(s.str.strip().value_counts())
-    if mode is None or mode[1] or mode[2] or not mode[3]:
+    text = s.where(s.notna(), "").astype(str).str.strip()
+    mode = _text_number_mode(text.value_counts())
+    if mode is None or mode[2] or not (mode[1] or mode[3]):
         return None
-    return _parse_text_numbers(s.str.strip(), mode[0]), mode[3]
+    how = list(mode[3])
+    if mode[1]:
+        how.append(", ".join("blank cells" if t == "" else repr(t) for t in mode[1])
+                   + " read as missing")
+    return _parse_text_numbers(text, mode[0]), how
 
 
 def detect_task(y, task: str = "auto") -> str:
@@ -1047,7 +1056,7 @@ def detect_task(y, task: str = "auto") -> str:
     y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     parsed = _target_numbers(y_arr)
     if parsed is not None:  # "$215,000": numbers written as text are numbers
-        y_arr = parsed[0]
+        y_arr = parsed[0][~np.isnan(parsed[0])]
     elif y_arr.dtype.kind in "OUSb" or isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
         return "classification"
     kind = type_of_target(y_arr)
@@ -1106,8 +1115,12 @@ def encode_target(y, task: str, *, target_name: str = "y"):
         return codes.astype(np.int64), enc.classes_
     parsed = _target_numbers(y_arr)
     if parsed is not None:
+        if np.isnan(parsed[0]).any():
+            n = int(np.isnan(parsed[0]).sum())
+            raise ValueError(f"The target {target_name!r} has {n} missing values; drop those "
+                             "rows first.")
         warnings.warn(f"The target {target_name!r} holds numbers written as text; read as numbers "
-                      f"({', '.join(parsed[1])}).", DataWarning, stacklevel=3)
+                      f"({'; '.join(parsed[1])}).", DataWarning, stacklevel=3)
         y_arr = parsed[0]
     try:
         y_float = y_arr.astype(np.float64)
@@ -1412,6 +1425,11 @@ def validate_Xy(X, y, *, task="auto", allow_nan=True, min_samples=5, min_per_cla
     y_in = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     if y_in.ndim == 2 and y_in.shape[1] == 1:
         y_in = y_in.ravel()
+    parsed = _target_numbers(y_in) if task != "classification" else None
+    if parsed is not None:  # numbers written as text; blank or "?" cells become missing
+        warnings.warn(f"The target {target_name!r} holds numbers written as text; read as numbers "
+                      f"({'; '.join(parsed[1])}).", DataWarning, stacklevel=2)
+        y_in = parsed[0]
     if not isinstance(X, pd.DataFrame) and not _is_sparse(X):
         X = np.asarray(X)  # lists, array-likes with __array__
     n_rows = X.shape[0] if X.ndim else 0
