@@ -253,3 +253,24 @@ def test_nocco_frobenius_scale_recovers_data1():
     X, y, sup = make_hsic_additive(n_samples=150, n_features=40, random_state=0)
     a = NOCCOLasso(4, epsilon_scale="frobenius").fit(X, y)
     assert a.support_[:4].all()
+
+
+def test_kbest_scores_a_text_column_whatever_its_categories_are_called():
+    import pandas as pd
+
+    from featsieve import make_selector
+
+    rng = np.random.default_rng(0)
+    n = 300
+    port = rng.choice(["S", "C", "Q"], n, p=[0.7, 0.2, 0.1])
+    y = ((port == "C") | (rng.random(n) < 0.3)).astype(int)
+    X = pd.DataFrame({"port": port, "noise": rng.normal(size=n)})
+    renamed = X.assign(port=X["port"].replace({"S": "A"}))  # S sorted last, A first
+    a = make_selector("kbest", task="classification", random_state=0).fit(X, y)
+    b = make_selector("kbest", task="classification", random_state=0).fit(renamed, y)
+    assert a.scores_[0] == b.scores_[0] > a.scores_[1]
+    # the largest F over the levels' indicators, by hand for level "C"
+    from sklearn.feature_selection import f_classif
+
+    best = max(f_classif((port == lv).astype(float)[:, None], y)[0][0] for lv in "SCQ")
+    assert a.scores_[0] == pytest.approx(best, rel=1e-12)

@@ -62,7 +62,9 @@ class UnivariateFilter(BaseSelector):
     many-level column (a ticket number) does not win by chance; ``"cc"`` scores them by Cramér's V
     (classes) or the correlation ratio (numeric target) instead of a
     correlation of codes; ``"purity"`` and callables see the category codes
-    (a split of codes ``< v`` / ``>= v``, codes in the order of the categories).
+    (a split of codes ``< v`` / ``>= v``, codes in the order of the categories);
+    a callable that accepts ``categorical=`` is given the categorical columns'
+    mask (``kbest``'s ANOVA F scores such a column by its levels' indicators).
 
     Attributes
     ----------
@@ -139,8 +141,10 @@ class UnivariateFilter(BaseSelector):
         elif self.score_func == "purity":
             scores = stump_gain_scores(X, y, min_samples_leaf=self.min_samples_leaf,
                                        task=self.task_, sample_weight=sample_weight)
-        else:
-            scores = np.asarray(self.score_func(X, y), dtype=np.float64).ravel()
+        else:  # a callable that takes categorical= gets the categorical columns
+            kw = ({"categorical": self._fit_categorical}
+                  if _takes_keyword(self.score_func, "categorical") else {})
+            scores = np.asarray(self.score_func(X, y, **kw), dtype=np.float64).ravel()
             if scores.shape != (X.shape[1],):
                 raise ValueError(
                     f"score_func returned shape {scores.shape}; expected ({X.shape[1]},)."
@@ -156,3 +160,13 @@ class UnivariateFilter(BaseSelector):
         self.n_model_fits_ = 0
         return self
 
+
+def _takes_keyword(fn, name: str) -> bool:
+    """Whether callable ``fn`` (a function or a ``functools.partial``) accepts ``name=``."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())

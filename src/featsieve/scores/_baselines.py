@@ -13,33 +13,54 @@ from sklearn.utils import check_random_state
 __all__ = ["anova_f_scores", "relieff_scores"]
 
 
-def anova_f_scores(X, y, *, task: str = "classification") -> np.ndarray:
+def anova_f_scores(X, y, *, task: str = "classification", categorical=None) -> np.ndarray:
     """ANOVA F statistic of each column (scikit-learn ``f_classif``/``f_regression``).
 
     The k-best baseline of seed 001 §5.2 (scikit-learn's ``SelectKBest`` with
-    its default score). Constant columns score 0.
+    its default score). Constant columns score 0. A categorical column (its
+    codes in ``X``) scores the largest F of its levels' one-hot indicators, so
+    its score does not depend on how its categories are spelled or ordered
+    (the F of the codes themselves would); scikit-learn's ``SelectKBest``
+    takes numbers only.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     task : {"classification", "regression"}, default="classification"
+    categorical : array-like of bool of shape (n_features,) or None, default=None
+        The categorical columns (None: none).
 
     Returns
     -------
     scores : ndarray of shape (n_features,)
     """
+    import warnings
+
     from sklearn.feature_selection import f_classif, f_regression
 
     fn = f_classif if task == "classification" else f_regression
-    import warnings
+    X = np.asarray(X, dtype=np.float64)
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        F, _ = fn(np.asarray(X, dtype=np.float64), y)
-    # a perfect separator has F = inf: it ranks first, not last
-    return np.nan_to_num(np.asarray(F, dtype=np.float64), nan=0.0,
-                         posinf=np.finfo(np.float64).max)
+    def f_of(A):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            F, _ = fn(A, y)
+        # a perfect separator has F = inf: it ranks first, not last
+        return np.nan_to_num(np.asarray(F, dtype=np.float64), nan=0.0,
+                             posinf=np.finfo(np.float64).max)
+
+    cat = np.zeros(X.shape[1], bool) if categorical is None else np.asarray(categorical, bool)
+    scores = np.zeros(X.shape[1])
+    if (~cat).any():
+        scores[~cat] = f_of(X[:, ~cat])
+    for j in np.flatnonzero(cat):
+        levels, codes = np.unique(X[:, j], return_inverse=True)  # NaN: a level of its own
+        if len(levels) > 1:
+            onehot = np.zeros((X.shape[0], len(levels)))
+            onehot[np.arange(X.shape[0]), codes.ravel()] = 1.0
+            scores[j] = f_of(onehot).max()
+    return scores
 
 
 def relieff_scores(X, y, *, n_neighbors: int = 100, max_samples: int | None = None,
