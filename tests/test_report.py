@@ -129,7 +129,7 @@ def test_method_figure_shows_the_selection_the_table_reports(result):
     k = result.tuned_cuts["cc"]["n_features"]
     assert result.rows[2]["repeats"][0]["n_selected"] == k
     title, fig = next((t, f) for m, t, f in figs if m == "cc")
-    assert f"the {k} columns the table reports (k={k}" in title
+    assert f"the {k} columns repeat 1 chose (k={k}" in title
     d = scores_plot_data(result.selectors["cc"], top=60, support=result.supports["cc"])
     assert sum(d["selected"]) == k != result.selectors["cc"].support_.sum()
 

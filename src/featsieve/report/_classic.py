@@ -141,7 +141,7 @@ def _scores_figure(method, selector, what, support=None, cut=None):
         whose = f"the fitted selector's own choice, {d['n_selected']} columns"
     else:
         how = ", ".join(f"{'k' if k == 'n_features' else k}={v:g}" for k, v in (cut or {}).items())
-        whose = (f"the {d['n_selected']} columns the table reports"
+        whose = (f"the {d['n_selected']} columns repeat 1 chose"
                  + (f" ({how}, tuned on model-val)" if how else ""))
     title = f"{method}: {what}, top {n} non-zero of {d['n_features']} columns (blue: {whose})"
     return (title, fig)

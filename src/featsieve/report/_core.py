@@ -614,10 +614,11 @@ def method_figures(result) -> tuple[list, list]:
     For each fitted selector of the first repeat, the ``"module:function"`` of
     its table row is imported on demand and called as
     ``function(method, selector, support=..., cut=...)``: ``support`` is the
-    selection the table reports for that repeat (after tuning on model-val)
-    and ``cut`` the chosen value (``{"n_features": 10}``, ``{"slack": 0.01}``;
-    None without tuning), so the figure shows what the table reports, not the
-    selector's own default. A function that takes neither is called as
+    selection of that repeat (after tuning on model-val; the table's ``tuned``
+    column gives every repeat's) and ``cut`` the chosen value
+    (``{"n_features": 10}``, ``{"slack": 0.01}``; None without tuning), so the
+    figure shows what was tuned, not the selector's own default; captions say
+    "repeat 1". A function that takes neither is called as
     ``function(method, selector)``. Methods not in the table give no figure.
 
     Returns

@@ -77,7 +77,7 @@ def figures(method, selector, rfecv=None, cut=None):
         Adds a second panel with RFECV's curve and its pick.
     cut : dict or None, default=None
         ``{"max_score_drop": T}`` as ``compare`` tuned it: the PCLFS-ext pick
-        drawn is the one the table reports.
+        drawn is the one tuned in the first repeat.
 
     Returns
     -------
