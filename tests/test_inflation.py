@@ -385,7 +385,7 @@ def test_cli_audit_leaves_out_missing_target_rows_like_select(tmp_path, capsys):
     assert rc == 0, err
     warning = "The target 'label' is missing on 4 of 120 rows; those rows are left out."
     assert warning in err
-    assert out.startswith("odd.csv: 116 rows x 4 columns")
+    assert out.startswith("odd.csv: 116 rows x 3 columns")  # the constant one not counted
     assert main(["select", path, "--target", "label", "--method", "cc", "-q"]) == 0
     main(["select", path, "--target", "label", "--method", "cc"])
     assert warning in capsys.readouterr().err  # the same words as select's

@@ -870,7 +870,8 @@ def selection_inflation(selector, estimator, X, y, *, config=None, task="auto", 
     train, val, test = parts
     result = InflationResult(
         name=name or type(selector).__name__, task=task, metric=metric_name(task),
-        n_samples=n, n_features=d,
+        n_samples=n, n_features=d - int(np.sum(np.asarray(data.columns.left_out, bool)
+                                                | np.asarray(data.constant, bool))),
         split={"train": int(len(train)), "val": int(len(val)), "test": int(len(test))},
         own=own, random_state=random_state if isinstance(random_state, int) else None,
         target_leaks=leaks,
