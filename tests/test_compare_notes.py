@@ -142,12 +142,13 @@ def test_k_at_the_top_of_the_grid_in_every_repeat_is_a_note():
                           k_grid=[1, 2])
     row = {x["method"]: x for x in r.rows}["cc"]
     assert row["k_at_top"] == 2 and row["tuned"] == "k=2"
-    assert ("cc: tuned k at the top of the grid (2) in every repeat; a larger k may score "
-            "better (--k-grid 2,3,4, or k_grid= in Python)") in r.notes
+    assert ("cc: tuned k at the top of its grid in every repeat (largest 2; a repeat's grid "
+            "ends at the columns usable in it); a larger k may score better (--k-grid 2,3,4, "
+            "or k_grid= in Python)") in r.notes
     r = featsieve.compare(X, y, methods=["cc"], estimator="linear", n_repeats=3, n_jobs=1,
                           k_grid=[1, 4, 5])
     assert {x["method"]: x for x in r.rows}["cc"]["k_at_top"] is None
-    assert not [n for n in r.notes if "top of the grid" in n]
+    assert not [n for n in r.notes if "top of its grid" in n]
 
 
 def test_k_top_reads_merged_labels():

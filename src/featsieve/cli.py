@@ -689,12 +689,14 @@ def audit(data, target, drop, task, model, seed, n_jobs, quiet, categorical, num
                f"{' ...' if res.own['n_selected'] > 12 else ''}")
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         click.echo("\n== Estimates")
-        click.echo(res.estimates().to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+        click.echo(res.estimates().to_string(index=False, float_format=lambda v: f"{v:.4f}",
+                                             na_rep="-"))
         if res.noise is not None:
             click.echo(f"\n== Noise pool: {res.noise.n_noise} noise columns, selected from the "
                        "training rows only vs from all rows; model refit on the training rows")
             summ = res.noise.summary()
-            click.echo(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+            click.echo(summ.to_string(index=False, float_format=lambda v: f"{v:.4f}",
+                                      na_rep="-"))
             if (summ["kept"] < summ["k"] - 1e-9).any():
                 click.echo(f"(kept < k: {method} chose fewer noise columns than k; rows with "
                            "the same kept are the same selections)")

@@ -1122,8 +1122,9 @@ def _k_top_notes(rows, n_features: int) -> list:
     notes = []
     for top, methods in tops.items():
         grid = sorted({top, min(n_features, top + max(1, top // 2)), min(n_features, 2 * top)})
-        notes.append(f"{', '.join(methods)}: tuned k at the top of the grid ({top}) in every "
-                     f"repeat; a larger k may score better (--k-grid "
+        notes.append(f"{', '.join(methods)}: tuned k at the top of its grid in every repeat "
+                     f"(largest {top}; a repeat's grid ends at the columns usable in it); a "
+                     f"larger k may score better (--k-grid "
                      f"{','.join(map(str, grid))}, or k_grid= in Python)")
     return notes
 
