@@ -32,6 +32,8 @@ def _good(tmp_path, n=60):
     (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "is a PNG image, not a table"),
     (b"%PDF-1.7\n" + bytes(range(256)), "is a PDF document"),
     (b"SQLite format 3\x00" + bytes(100), "SQLite database: export the table"),
+    (b"<!DOCTYPE html>\n<html><body><table><tr><td>1</td></tr></table></body></html>\n",
+     "is an HTML page, not a table"),
 ])
 def test_malformed_files(tmp_path, capsys, content, needle):
     p = tmp_path / "bad.csv"

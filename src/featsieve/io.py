@@ -91,6 +91,8 @@ _NOT_TABLES = {
     "sqlite": "an SQLite database: export the table (sqlite3 -csv -header DB "
               "'select * from TABLE' > table.csv)",
     "zip-many": "a zip archive of several files: unzip it and give the table's file",
+    "html": "an HTML page, not a table (save the table it shows as CSV, e.g. pandas.read_html)",
+    "xml": "an XML document, not a table (convert it to CSV, e.g. pandas.read_xml)",
 }
 
 
@@ -98,7 +100,7 @@ def _file_kind(p: Path) -> str:
     """What a file holds, from its first bytes: parquet, arrow, gzip, zip, json, csv, or one
     of :data:`_NOT_TABLES`."""
     with open(p, "rb") as fh:
-        head = fh.read(16)
+        head = fh.read(64)
     for magic, kind in ((b"PAR1", "parquet"), (b"ARROW1", "arrow"), (b"\x1f\x8b", "gzip"),
                         (b"\x89PNG", "png"), (b"\xff\xd8\xff", "jpeg"), (b"GIF8", "gif"),
                         (b"%PDF", "pdf"), (b"\xd0\xcf\x11\xe0", "xls"),
@@ -111,8 +113,13 @@ def _file_kind(p: Path) -> str:
         if any(n.startswith("xl/") for n in names):
             return "xlsx"
         return "zip" if len(names) == 1 else "zip-many"
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start[:1] in (b"{", b"["):
         return "json"
+    if start[:14].lower() == b"<!doctype html" or start[:5].lower() == b"<html":
+        return "html"
+    if start[:5] == b"<?xml":
+        return "xml"
     return "csv"
 
 
