@@ -509,8 +509,9 @@ def _parallel_backend(backend, scheduler):
               help="Make these columns one unit, kept or dropped together (a one-hot block, "
                    "the parts of a date, a sensor's channels); repeat for several.")
 @click.option("--scores", "scores_path", type=click.Path(dir_okay=False), default=None,
-              help="Write every column's kind, score, rank and whether it was kept (CSV), "
-                   "the left-out columns included.")
+              help="Write every feature column's kind, score, rank and whether it was kept "
+                   "(CSV), the ID-like and constant columns it left out included (--drop "
+                   "columns are no features: not listed).")
 def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, numeric, method,
            n_features, output, column_group, scores_path):
     """Select columns of DATA with one method and write the reduced table."""
