@@ -622,10 +622,9 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
             ids = [names[j] for j in np.flatnonzero(left_out)]
             one = len(ids) == 1
             warnings.warn(
-                f"{_columns(ids, 'is', 'are')} ID-like (a distinct value on every row, or on at "
-                "least 98% of them: an ID, a row index such as R's rownames or a saved pandas "
-                f"index) and {'is' if one else 'are'} left out of the selection (CLI: --drop COL "
-                "leaves one out of the written table too). "
+                f"{_columns(ids, 'is', 'are')} ID-like (distinct on at least 98% of the rows: "
+                f"an ID or a saved row index) and {'is' if one else 'are'} left out of the "
+                "selection. "
                 f"{'Name it' if one else 'Name one'} in numeric=[...] or categorical=[...] "
                 "(CLI: --numeric/--categorical COL) to keep it.",
                 ColumnKindWarning, stacklevel=3)
