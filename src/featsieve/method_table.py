@@ -126,7 +126,7 @@ def _forward(*, task, **_):
 def _filter_cost(sel, n, d):
     """Univariate scores: one pass over the columns (k-NN mutual information: ``O(n log n)``
     per column on at most ``max_samples`` rows; ReliefF: ``O(m n d)`` with m <= 2000 sampled
-    rows)."""
+    rows, six times that for RReliefF on a numeric target)."""
     func = sel.score_func
     name = getattr(func, "func", func)
     name = name if isinstance(name, str) else getattr(name, "__name__", "")
@@ -134,8 +134,9 @@ def _filter_cost(sel, n, d):
     n = n if cap is None else min(n, cap)
     if name == "mi":
         flops = 300.0 * n * max(1.0, float(np.log2(max(n, 2)))) * d
-    elif "relieff" in name:
-        flops = 10.0 * min(n, 2000) * n * d
+    elif "relieff" in name:  # RReliefF (a numeric target) weighs every neighbour pair: ~6x
+        task = (getattr(func, "keywords", None) or {}).get("task")
+        flops = (60.0 if task == "regression" else 10.0) * min(n, 2000) * n * d
     else:
         flops = 20.0 * n * d
     return Cost(memory_bytes=16 * n * d, flops=flops)
