@@ -432,3 +432,13 @@ def test_a_parquet_column_of_lists_is_refused_by_name(tmp_path, capsys):
     assert rc == 2 and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
     assert "Column 'lst' holds ndarray values (first: array([1, 2]))" in err
+
+
+def test_column_group_with_an_unknown_column_is_named_in_the_cli_words(tmp_path, capsys):
+    p = tmp_path / "t.csv"
+    _good(tmp_path).to_csv(p, index=False)
+    rc, _, err = _run(capsys, ["select", str(p), "--target", "label", "--method", "cc",
+                               "--column-group", "pair=a,bx", "-q"])
+    assert rc == 2 and len(err.strip().splitlines()) == 1
+    assert "--column-group pair: 'bx' is not a feature column of" in err
+    assert "columns: a, b, c, d." in err

@@ -535,6 +535,15 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
             groups = _parse_groups(column_group)
             X, y, _, dropped = io.load_data(data, target, drop, return_dropped=True,
                                             categorical=categorical, numeric=numeric)
+            for gname, members in (groups or {}).items():  # in the CLI's words, before work
+                unknown = [c for c in members if c not in X.columns]
+                if unknown:
+                    cols = ", ".join(map(str, list(X.columns)[:12]))
+                    more = "" if X.shape[1] <= 12 else f", ... ({X.shape[1]} columns)"
+                    raise ValueError(
+                        f"--column-group {gname}: {_names_line([repr(c) for c in unknown])} "
+                        f"{'is' if len(unknown) == 1 else 'are'} not a feature column of "
+                        f"{data}; columns: {cols}{more}.")
             if len(X) < MIN_SAMPLES:
                 warnings.warn(f"only {len(X)} rows: a selection made from so few rows is "
                               f"mostly chance (compare needs {MIN_SAMPLES}).",
