@@ -442,3 +442,15 @@ def test_column_group_with_an_unknown_column_is_named_in_the_cli_words(tmp_path,
     assert rc == 2 and len(err.strip().splitlines()) == 1
     assert "--column-group pair: 'bx' is not a feature column of" in err
     assert "columns: a, b, c, d." in err
+
+
+def test_select_writes_a_semicolon_csv_back_in_its_own_format(tmp_path, capsys):
+    df = _good(tmp_path).round(3)
+    src, out = tmp_path / "semi.csv", tmp_path / "out.csv"
+    df.to_csv(src, sep=";", decimal=",", index=False)
+    rc, _, err = _run(capsys, ["select", str(src), "--target", "label", "--method", "cc",
+                               "-k", "1", "-o", str(out), "-q"])
+    assert rc == 0, err
+    lines = out.read_text().splitlines()
+    assert lines[0] == "a;label"  # the input's separator, cells as written (decimal commas)
+    assert lines[1] == f"{str(df['a'][0]).replace('.', ',')};{df['label'][0]}"

@@ -587,10 +587,11 @@ def select(data, target, drop, task, model, seed, n_jobs, quiet, categorical, nu
                     parquet = output != "-" and io.check_table_path(output)[0]
                     for c in ids if parquet else reduced.columns:
                         reduced[c] = text[c].to_numpy()
+                sep = io.csv_separator(data) if text is not None else None  # the input's
                 if output == "-":  # standard output; the listing goes to standard error
-                    reduced.to_csv(sys.stdout, index=False)
+                    reduced.to_csv(sys.stdout, index=False, sep=sep or ",")
                 else:
-                    io.write_table_atomic(reduced, output, protect=[data])
+                    io.write_table_atomic(reduced, output, protect=[data], sep=sep)
             if scores_path and table is not None:
                 io.write_table_atomic(table, scores_path, protect=[data])
         except (ValueError, KeyError, OSError, NotImplementedError) as exc:

@@ -147,6 +147,20 @@ def _read_json(p: Path) -> pd.DataFrame | None:
                      '([{"col": value, ...}, ...]), JSON lines, or a CSV or Parquet file.')
 
 
+def csv_separator(path: str | os.PathLike) -> str | None:
+    """The separator of a CSV file (``,`` ``;`` tab or ``|``), or None for other files."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    kind = _file_kind(p)
+    if kind not in ("csv", "gzip", "zip"):
+        return None
+    try:
+        return _sniff_csv(p, None if kind == "csv" else kind)[0]
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.EmptyDataError):
+        return None
+
+
 def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
     """The ``columns`` of a CSV file as the text its cells hold, or None for other sources.
 
@@ -410,7 +424,8 @@ def check_table_path(path, *, protect=()):
     return parquet, gz, stem_suffix
 
 
-def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=()) -> Path:
+def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=(),
+                       sep: str | None = None) -> Path:
     """Write ``df`` through a temporary file and a rename, in the format its name says.
 
     ``.csv`` (or no extension), ``.txt``: comma-separated; ``.tsv``: tab-separated;
@@ -424,6 +439,9 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
     path : path
     protect : iterable of paths
         Files that must not be overwritten (e.g. the input table).
+    sep : str or None, default=None
+        The separator of a comma-separated name (``.csv``, ``.txt``, none), e.g.
+        the input's ``;`` so that a table written back keeps its format; None: ``,``.
 
     Raises
     ------
@@ -437,7 +455,8 @@ def write_table_atomic(df: pd.DataFrame, path: str | os.PathLike, *, protect=())
         if parquet:
             df.to_parquet(tmp, index=False)
         else:
-            df.to_csv(tmp, index=False, sep=_CSV_SUFFIXES[stem_suffix],
+            by_name = _CSV_SUFFIXES[stem_suffix]
+            df.to_csv(tmp, index=False, sep=sep if sep and by_name == "," else by_name,
                       compression="gzip" if gz else None)
     return out
 
