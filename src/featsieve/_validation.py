@@ -626,7 +626,8 @@ def describe_columns(X, *, categorical=None, numeric=None, detect_ids: bool = Tr
                 f"an ID or a saved row index) and {'is' if one else 'are'} left out of the "
                 "selection. "
                 f"{'Name it' if one else 'Name one'} in numeric=[...] or categorical=[...] "
-                "(CLI: --numeric/--categorical COL) to keep it.",
+                "(CLI: --numeric/--categorical COL) to keep it, or --drop it to leave it out "
+                "of the written table too.",
                 ColumnKindWarning, stacklevel=3)
     return ColumnDescription(names, kinds, categories=categories, left_out=left_out,
                              notes=notes, text_numbers=text_numbers)
