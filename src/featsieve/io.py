@@ -147,18 +147,26 @@ def _read_json(p: Path) -> pd.DataFrame | None:
                      '([{"col": value, ...}, ...]), JSON lines, or a CSV or Parquet file.')
 
 
-def csv_separator(path: str | os.PathLike) -> str | None:
-    """The separator of a CSV file (``,`` ``;`` tab or ``|``), or None for other files."""
+def _csv_format(path) -> tuple[str | None, str] | None:
+    """``(compression, separator)`` of a CSV file (plain, gzip or zip), or None for any
+    other path (Parquet, JSON, a bundled dataset name, an unreadable file)."""
     p = Path(path)
     if not p.is_file():
         return None
     kind = _file_kind(p)
     if kind not in ("csv", "gzip", "zip"):
         return None
+    compression = None if kind == "csv" else kind
     try:
-        return _sniff_csv(p, None if kind == "csv" else kind)[0]
+        return compression, _sniff_csv(p, compression)[0]
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.EmptyDataError):
         return None
+
+
+def csv_separator(path: str | os.PathLike) -> str | None:
+    """The separator of a CSV file (``,`` ``;`` tab or ``|``), or None for other files."""
+    fmt = _csv_format(path)
+    return None if fmt is None else fmt[1]
 
 
 def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
@@ -184,17 +192,13 @@ def read_text_columns(path: str | os.PathLike, columns) -> pd.DataFrame | None:
         None when ``path`` is not a CSV file (Parquet, a bundled dataset name)
         or its rows do not line up with the parse.
     """
-    p = Path(path)
-    if not p.is_file():
+    fmt = _csv_format(path)
+    if fmt is None:
         return None
-    kind = _file_kind(p)
-    if kind not in ("csv", "gzip", "zip"):
-        return None
-    compression = None if kind == "csv" else kind
-    sep, _ = _sniff_csv(p, compression)
+    compression, sep = fmt
     columns = list(columns)
     try:
-        text = pd.read_csv(p, sep=sep, compression=compression, usecols=columns,
+        text = pd.read_csv(path, sep=sep, compression=compression, usecols=columns,
                            dtype=str, keep_default_na=False, na_filter=False)
     except (ValueError, pd.errors.ParserError, OSError):
         return None
